@@ -1,0 +1,180 @@
+"""Prescribed end motion: trajectories read from CSV or inline tables, as piecewise cubics.
+
+A trajectory is stored as a piecewise polynomial (breakpoints + cubic coefficients per
+interval and axis) so that compiled kernels can evaluate position, velocity and
+acceleration at any time with no Python in the loop. Before the first row the first
+position is held; after the last row the last position is held at rest (spec).
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+from scipy.interpolate import CubicHermiteSpline, CubicSpline
+
+__all__ = ["Trajectory", "load_trajectory", "fixed_point", "eval_motion"]
+
+_REQUIRED = ("t", "x", "y", "z")
+_OPTIONAL = ("vx", "vy", "vz", "roll_deg")
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """Piecewise-cubic motion of a point.
+
+    breaks: (m+1,) times [s]; coeffs: (m, 3, 4) with position on [t_k, t_k+1] equal to
+    ``sum_j coeffs[k, axis, j] * (t - t_k)**(3 - j)`` [m]. ``roll`` [rad] is kept for models
+    that use the end's roll angle (None when not given).
+    """
+
+    breaks: np.ndarray
+    coeffs: np.ndarray
+    roll: np.ndarray | None = None
+
+    def evaluate(self, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Position [m], velocity [m/s] and acceleration [m/s^2] at time t [s]."""
+        out = np.zeros((3, 3))
+        eval_motion(self.breaks, self.coeffs, t, out)
+        return out[0].copy(), out[1].copy(), out[2].copy()
+
+
+def fixed_point(position) -> Trajectory:
+    """A point at rest for all time."""
+    c = np.zeros((1, 3, 4))
+    c[0, :, 3] = np.asarray(position, dtype=float)
+    return Trajectory(np.array([0.0, 1.0]), c)
+
+
+@njit(cache=True)
+def eval_motion(breaks, coeffs, t, out):
+    """Fill out[0] = position, out[1] = velocity, out[2] = acceleration at time t."""
+    m = coeffs.shape[0]
+    if t >= breaks[m]:
+        # held at the last position, at rest
+        h = breaks[m] - breaks[m - 1]
+        for a in range(3):
+            c = coeffs[m - 1, a]
+            out[0, a] = ((c[0] * h + c[1]) * h + c[2]) * h + c[3]
+            out[1, a] = 0.0
+            out[2, a] = 0.0
+        return
+    if t <= breaks[0]:
+        for a in range(3):
+            out[0, a] = coeffs[0, a, 3]
+            out[1, a] = 0.0
+            out[2, a] = 0.0
+        return
+    lo = 0
+    hi = m
+    while hi - lo > 1:  # binary search for the interval holding t
+        mid = (lo + hi) // 2
+        if breaks[mid] <= t:
+            lo = mid
+        else:
+            hi = mid
+    h = t - breaks[lo]
+    for a in range(3):
+        c = coeffs[lo, a]
+        out[0, a] = ((c[0] * h + c[1]) * h + c[2]) * h + c[3]
+        out[1, a] = (3.0 * c[0] * h + 2.0 * c[1]) * h + c[2]
+        out[2, a] = 6.0 * c[0] * h + 2.0 * c[1]
+
+
+def _read_csv(path: Path) -> dict[str, list[float]]:
+    if not path.is_file():
+        raise ValueError(f"file '{path}' not found")
+    with path.open(newline="") as fh:
+        reader = csv.reader(fh)
+        try:
+            header = [h.strip() for h in next(reader)]
+        except StopIteration:
+            raise ValueError(f"file '{path}' is empty") from None
+        columns: dict[str, list[float]] = {h: [] for h in header}
+        for lineno, row in enumerate(reader, start=2):
+            if not row or all(not c.strip() for c in row):
+                continue
+            if len(row) != len(header):
+                raise ValueError(
+                    f"{path.name} line {lineno}: {len(row)} values, header has {len(header)}"
+                )
+            for h, cell in zip(header, row, strict=True):
+                try:
+                    columns[h].append(float(cell))
+                except ValueError:
+                    raise ValueError(
+                        f"{path.name} line {lineno}: column '{h}' is not a number: {cell!r}"
+                    ) from None
+    return columns
+
+
+def load_trajectory(
+    spec: str | dict, interpolation: str = "cubic", base_dir: Path | None = None
+) -> Trajectory:
+    """Build a :class:`Trajectory` from a CSV path or an inline ``{t: [...], x: [...], ...}``.
+
+    Columns t, x, y, z are required; vx, vy, vz (all three) make the position a cubic
+    Hermite interpolant that matches both the positions and the velocities; otherwise
+    ``cubic`` is the natural C2 spline (zero acceleration at both ends) and ``linear`` the
+    piecewise-linear interpolant. Raises ValueError with a message naming the problem.
+    """
+    if isinstance(spec, str):
+        path = Path(spec)
+        if not path.is_absolute() and base_dir is not None:
+            path = base_dir / path
+        cols = _read_csv(path)
+    elif isinstance(spec, dict):
+        cols = {}
+        for k, v in spec.items():
+            if not isinstance(v, list | tuple):
+                raise ValueError(f"column '{k}' must be a list of numbers")
+            try:
+                cols[k] = [float(x) for x in v]
+            except (TypeError, ValueError):
+                raise ValueError(f"column '{k}' must be a list of numbers") from None
+    else:
+        raise ValueError("must be a CSV file path or a table {t: [...], x: [...], ...}")
+    missing = [c for c in _REQUIRED if c not in cols]
+    if missing:
+        raise ValueError(f"missing column(s) {', '.join(missing)} (need t, x, y, z)")
+    unknown = [c for c in cols if c not in _REQUIRED + _OPTIONAL]
+    if unknown:
+        raise ValueError(f"unknown column(s) {', '.join(unknown)}")
+    lengths = {len(v) for v in cols.values()}
+    if len(lengths) != 1:
+        raise ValueError("all columns must have the same number of rows")
+    n = lengths.pop()
+    if n < 2:
+        raise ValueError("needs at least 2 rows")
+    arr = {k: np.asarray(v, dtype=float) for k, v in cols.items()}
+    for k, v in arr.items():
+        if not np.all(np.isfinite(v)):
+            row = int(np.argmax(~np.isfinite(v)))
+            raise ValueError(f"column '{k}' row {row + 1}: not a finite number")
+    t = arr["t"]
+    if np.any(np.diff(t) <= 0):
+        row = int(np.argmax(np.diff(t) <= 0)) + 2
+        raise ValueError(f"column 't' must increase strictly (row {row})")
+    xyz = np.column_stack([arr["x"], arr["y"], arr["z"]])
+    has_v = [c in arr for c in ("vx", "vy", "vz")]
+    if any(has_v) and not all(has_v):
+        raise ValueError("give all of vx, vy, vz or none")
+    if all(has_v):
+        if interpolation == "linear":
+            raise ValueError("velocity columns need interpolation 'cubic' (Hermite)")
+        v = np.column_stack([arr["vx"], arr["vy"], arr["vz"]])
+        pp = CubicHermiteSpline(t, xyz, v, axis=0)
+        c = pp.c  # (4, m, 3)
+    elif interpolation == "cubic" and n >= 3:
+        c = CubicSpline(t, xyz, axis=0, bc_type="natural").c
+    else:
+        slope = np.diff(xyz, axis=0) / np.diff(t)[:, None]
+        c = np.zeros((4, n - 1, 3))
+        c[2] = slope
+        c[3] = xyz[:-1]
+    coeffs = np.ascontiguousarray(np.transpose(c, (1, 2, 0)))
+    roll = np.deg2rad(arr["roll_deg"]) if "roll_deg" in arr else None
+    return Trajectory(np.ascontiguousarray(t), coeffs, roll)

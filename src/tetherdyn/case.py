@@ -1,0 +1,510 @@
+"""The case file: schema, validation and loading (contract: shared/spec/case-format.md).
+
+A case is validated completely before anything runs. Every problem is reported as a
+:class:`CaseError` whose message names the key path (``tether.EA: must be > 0 ...``).
+All values are SI; angles only in keys that end in ``_deg``.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import warnings
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import numpy as np
+import yaml
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from .boundary import Trajectory, load_trajectory
+
+__all__ = ["Case", "CaseError", "CaseWarning", "load_case", "MODEL_TYPES", "IMPLEMENTED_MODELS"]
+
+#: every model type the case format knows (spec), and the ones this version can run.
+MODEL_TYPES = ("lumped_mass", "rigid_links", "rod_chain", "ancf2d", "higher_order")
+IMPLEMENTED_MODELS = ("lumped_mass",)
+
+#: model-specific keys: key -> (python type, default, check, description)
+MODEL_KEYS: dict[str, dict[str, tuple[type, Any, str]]] = {
+    "lumped_mass": {
+        "slack_damping": (
+            bool,
+            True,
+            "with compression: false, keep the Voigt damping force while an element is slack",
+        ),
+    },
+}
+
+#: tether properties each model uses (others are accepted with a warning)
+MODEL_USES: dict[str, set[str]] = {
+    "lumped_mass": {
+        "length", "diameter", "mass_per_length", "mass", "density", "area", "displaced_area",
+        "EA", "axial_damping", "drag_law", "cd_normal", "cd_tangential", "ca_normal",
+        "ca_tangential", "compression",
+    },
+}
+
+#: drag laws each model supports; the first is its default
+MODEL_DRAG_LAWS: dict[str, tuple[str, ...]] = {
+    "lumped_mass": ("cross_flow", "loading_functions", "isotropic"),
+}
+
+#: integration methods each model supports; the first is its default
+MODEL_METHODS: dict[str, tuple[str, ...]] = {
+    "lumped_mass": ("rk4", "rk45"),
+}
+
+
+class CaseError(ValueError):
+    """A case that cannot run; the message names every offending key path."""
+
+
+class CaseWarning(UserWarning):
+    """A case key that is valid but has no effect for the chosen model."""
+
+
+def _finite(v: Any) -> Any:
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int | float) and not math.isfinite(v):
+        raise ValueError("must be a finite number")
+    return v
+
+
+Finite = Annotated[float, BeforeValidator(_finite)]
+
+
+def _vec3(v: Any) -> Any:
+    if not isinstance(v, list | tuple | np.ndarray) or len(v) != 3:
+        raise ValueError("must be a list of 3 numbers")
+    out = []
+    for x in v:
+        if isinstance(x, bool) or not isinstance(x, int | float | np.floating | np.integer):
+            raise ValueError("must be a list of 3 numbers")
+        if not math.isfinite(float(x)):
+            raise ValueError("must contain finite numbers only")
+        out.append(float(x))
+    return tuple(out)
+
+
+Vec3 = Annotated[tuple[float, float, float], BeforeValidator(_vec3)]
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
+
+
+class Tether(_Section):
+    """Tether properties [SI]."""
+
+    length: Finite = Field(gt=0)
+    diameter: Finite = Field(gt=0)
+    mass_per_length: Finite | None = Field(default=None, gt=0)
+    mass: Finite | None = Field(default=None, gt=0)
+    density: Finite | None = Field(default=None, gt=0)
+    area: Finite | None = Field(default=None, gt=0)
+    displaced_area: Finite | None = Field(default=None, ge=0)
+    EA: Finite | None = Field(default=None, gt=0)
+    EI: Finite = Field(default=0.0, ge=0)
+    GJ: Finite = Field(default=0.0, ge=0)
+    axial_damping: Finite = Field(default=0.0, ge=0)
+    bending_damping: Finite = Field(default=0.0, ge=0)
+    drag_law: Literal["cross_flow", "loading_functions", "projected_area", "isotropic"] | None = (
+        None
+    )
+    cd_normal: Finite = Field(default=1.2, ge=0)
+    cd_tangential: Finite = Field(default=0.0, ge=0)
+    ca_normal: Finite = Field(default=1.0, ge=0)
+    ca_tangential: Finite = Field(default=0.0, ge=0)
+    compression: bool = False
+
+    @model_validator(mode="after")
+    def _one_mass(self) -> Tether:
+        given = [k for k in ("mass_per_length", "mass", "density") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(
+                "give exactly one of mass_per_length, mass, density"
+                + (f" (got {', '.join(given)})" if given else "")
+            )
+        return self
+
+    @property
+    def material_area(self) -> float:
+        """Material cross-section [m^2] (default pi d^2 / 4)."""
+        return self.area if self.area is not None else math.pi * self.diameter**2 / 4
+
+    @property
+    def displaced(self) -> float:
+        """Displaced volume per metre [m^2] for buoyancy and added mass."""
+        if self.displaced_area is not None:
+            return self.displaced_area
+        return math.pi * self.diameter**2 / 4
+
+    @property
+    def linear_mass(self) -> float:
+        """Mass per unstretched length [kg/m]."""
+        if self.mass_per_length is not None:
+            return self.mass_per_length
+        if self.mass is not None:
+            return self.mass / self.length
+        return self.density * self.material_area  # type: ignore[operator]
+
+
+class ModelSection(BaseModel):
+    """``model``: the formulation and its discretisation; model-specific keys are extras."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    type: Literal["lumped_mass", "rigid_links", "rod_chain", "ancf2d", "higher_order"]
+    elements: int = Field(ge=1, le=100_000)
+
+    @field_validator("elements", mode="before")
+    @classmethod
+    def _int(cls, v: Any) -> Any:
+        if isinstance(v, bool) or (isinstance(v, float) and not v.is_integer()):
+            raise ValueError("must be an integer")
+        return v
+
+    def option(self, key: str) -> Any:
+        """A model-specific key's value (its default when absent)."""
+        extra = self.model_extra or {}
+        return extra.get(key, MODEL_KEYS.get(self.type, {}).get(key, (None, None))[1])
+
+
+class Environment(_Section):
+    gravity: Vec3 = (0.0, 0.0, -9.81)
+    fluid_density: Finite = Field(default=0.0, ge=0)
+    current: Vec3 = (0.0, 0.0, 0.0)
+
+
+class End(_Section):
+    """One end of the tether (``start`` at s = 0 or ``end`` at s = length)."""
+
+    type: Literal["fixed", "prescribed", "free"] = "free"
+    position: Vec3 | None = None
+    clamp: Vec3 | None = None
+    mass: Finite = Field(default=0.0, ge=0)
+    force: Vec3 = (0.0, 0.0, 0.0)
+    force_ramp_time: Finite | None = Field(default=None, gt=0)
+    drag_area: Finite = Field(default=0.0, ge=0)
+    trajectory: str | dict[str, list[float]] | None = None
+    interpolation: Literal["cubic", "linear"] = "cubic"
+
+    @model_validator(mode="after")
+    def _by_type(self) -> End:
+        if self.type == "prescribed" and self.trajectory is None:
+            raise ValueError("trajectory: required for a prescribed end")
+        if self.type != "prescribed" and self.trajectory is not None:
+            raise ValueError("trajectory: only a prescribed end takes a trajectory")
+        if self.type == "prescribed" and self.position is not None:
+            raise ValueError("position: a prescribed end's position comes from its trajectory")
+        if self.type != "free":
+            for key in ("mass", "drag_area", "force_ramp_time"):
+                val = getattr(self, key)
+                if val not in (None, 0.0):
+                    raise ValueError(f"{key}: only a free end carries a payload or load")
+            if any(self.force):
+                raise ValueError("force: only a free end takes an applied force")
+        if self.clamp is not None:
+            n = math.sqrt(sum(c * c for c in self.clamp))
+            if n == 0:
+                raise ValueError("clamp: must be a non-zero direction")
+        return self
+
+
+class Initial(_Section):
+    shape: Literal["straight", "points"] = "straight"
+    direction: Vec3 | None = None
+    angle_from_gravity_deg: Finite | None = None
+    points: list[Vec3] | None = None
+    velocity: Vec3 = (0.0, 0.0, 0.0)
+    angular_velocity: Vec3 = (0.0, 0.0, 0.0)
+
+    @model_validator(mode="after")
+    def _shape(self) -> Initial:
+        if self.shape == "points":
+            if self.points is None or len(self.points) < 2:
+                raise ValueError("points: shape 'points' needs at least 2 points")
+            if self.direction is not None or self.angle_from_gravity_deg is not None:
+                raise ValueError("direction: not used with shape 'points'")
+        else:
+            if self.points is not None:
+                raise ValueError("points: only with shape 'points'")
+            if self.direction is not None and self.angle_from_gravity_deg is not None:
+                raise ValueError("direction: give direction or angle_from_gravity_deg, not both")
+            if self.direction is not None and not any(self.direction):
+                raise ValueError("direction: must be a non-zero vector")
+        return self
+
+
+class Solver(_Section):
+    method: Literal["rk4", "rk45", "generalized_alpha"] | None = None
+    dt: Finite = Field(gt=0)
+    duration: Finite = Field(gt=0)
+    output_interval: Finite = Field(default=0.01, gt=0)
+    rtol: Finite = Field(default=1e-6, gt=0)
+    atol: Finite = Field(default=1e-9, gt=0)
+    max_steps: int = Field(default=50_000_000, ge=1)
+    rho_inf: Finite = Field(default=0.8, ge=0, le=1)
+
+
+class _CaseModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str | None = None
+    tether: Tether
+    model: ModelSection
+    environment: Environment = Environment()
+    start: End = End(type="fixed", position=(0.0, 0.0, 0.0))
+    end: End = End()
+    initial: Initial = Initial()
+    solver: Solver
+
+
+class Case:
+    """A validated, typed case. Build with :func:`load_case`.
+
+    Attributes mirror the YAML sections (``case.tether.EA``, ``case.solver.dt``, ...);
+    ``case.start_trajectory`` / ``case.end_trajectory`` hold prescribed motions.
+    """
+
+    def __init__(self, data: _CaseModel, raw: dict, base_dir: Path) -> None:
+        self._data = data
+        self.raw = raw
+        self.base_dir = base_dir
+        self.start_trajectory: Trajectory | None = None
+        self.end_trajectory: Trajectory | None = None
+
+    def __getattr__(self, item: str) -> Any:
+        if item.startswith("_"):
+            raise AttributeError(item)
+        return getattr(self._data, item)
+
+    @property
+    def method(self) -> str:
+        """The integration method (the model's default when the case names none)."""
+        return self.solver.method or MODEL_METHODS[self.model.type][0]
+
+    @property
+    def drag_law(self) -> str:
+        """The drag law (the model's default when the case names none)."""
+        return self.tether.drag_law or MODEL_DRAG_LAWS[self.model.type][0]
+
+    @property
+    def start_position(self) -> np.ndarray:
+        return np.array(self.start.position or (0.0, 0.0, 0.0))
+
+    def to_yaml(self) -> str:
+        """The case as YAML text (as given, defaults not expanded)."""
+        return yaml.safe_dump(self.raw, sort_keys=False)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.raw)
+
+    def with_changes(self, changes: dict[str, Any]) -> Case:
+        """A new validated case with dotted keys replaced, e.g. ``{"model.elements": 64}``."""
+        raw = copy.deepcopy(self.raw)
+        for path, value in changes.items():
+            node = raw
+            parts = path.split(".")
+            for p in parts[:-1]:
+                node = node.setdefault(p, {})
+            node[parts[-1]] = value
+        return load_case(raw, base_dir=self.base_dir)
+
+
+_UNION_TAGS = ("float", "int", "bool", "str", "dict", "tuple", "list")
+
+
+def _is_tag(p: object) -> bool:
+    """pydantic's union/validator tags inside a location (not case keys)."""
+    return isinstance(p, str) and (
+        p in _UNION_TAGS or p.startswith(("function-", "constrained", "literal", "tuple["))
+    )
+
+
+def _loc(loc: tuple) -> str:
+    """A dotted key path such as ``initial.points[2]``."""
+    out = ""
+    for p in loc:
+        if _is_tag(p):
+            continue
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+def _format_validation_error(err: ValidationError) -> str:
+    msgs: list[str] = []
+    seen: set[str] = set()
+    for e in err.errors():
+        path = _loc(e["loc"])
+        msg = e["msg"]
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, "):]
+            # model validators report "subkey: problem"
+            if ": " in msg and msg.split(": ", 1)[0].replace("_", "").isalnum():
+                sub, msg = msg.split(": ", 1)
+                path = f"{path}.{sub}" if path else sub
+        if e["type"] == "extra_forbidden":
+            msg = "unknown key"
+        elif e["type"] == "missing":
+            msg = "required key is missing"
+        elif e["type"] == "greater_than":
+            msg = f"must be > {e['ctx']['gt']}"
+        elif e["type"] == "greater_than_equal":
+            msg = f"must be >= {e['ctx']['ge']}"
+        elif e["type"] == "less_than_equal":
+            msg = f"must be <= {e['ctx']['le']}"
+        elif e["type"] == "literal_error":
+            msg = f"must be one of {e['ctx']['expected']}"
+        line = f"{path}: {msg}" if path else msg
+        if line not in seen:
+            seen.add(line)
+            msgs.append(line)
+    return "\n".join(msgs)
+
+
+def load_case(source: str | Path | dict | Case, *, base_dir: str | Path | None = None) -> Case:
+    """Load and validate a case from a YAML file path, YAML text or a dict.
+
+    Raises :class:`CaseError` naming each offending key path. Relative file paths in the
+    case are resolved against the case file's folder (or ``base_dir``).
+    """
+    if isinstance(source, Case):
+        return source
+    if isinstance(source, dict):
+        raw = copy.deepcopy(source)
+        folder = Path(base_dir) if base_dir is not None else Path.cwd()
+    else:
+        path = Path(source)
+        if isinstance(source, str) and "\n" in source:
+            text, folder = source, Path(base_dir) if base_dir else Path.cwd()
+        else:
+            if not path.is_file():
+                raise CaseError(f"case file not found: {path}")
+            text, folder = path.read_text(), Path(base_dir) if base_dir else path.parent
+        try:
+            raw = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise CaseError(f"case file is not valid YAML: {exc}") from None
+        if not isinstance(raw, dict):
+            raise CaseError("case file must be a YAML mapping of sections (tether, model, ...)")
+    try:
+        data = _CaseModel.model_validate(raw)
+    except ValidationError as exc:
+        raise CaseError(_format_validation_error(exc)) from None
+    case = Case(data, raw, folder.resolve())
+    _check_semantics(case)
+    return case
+
+
+def _check_semantics(case: Case) -> None:
+    """Cross-section rules the schema alone cannot express."""
+    errors: list[str] = []
+    mtype = case.model.type
+    t = case.tether
+    if mtype not in IMPLEMENTED_MODELS:
+        errors.append(
+            f"model.type: '{mtype}' is not available in this version "
+            f"(available: {', '.join(IMPLEMENTED_MODELS)})"
+        )
+        raise CaseError("\n".join(errors))
+    # model-specific keys
+    allowed = MODEL_KEYS.get(mtype, {})
+    for key, val in (case.model.model_extra or {}).items():
+        owners = [m for m, keys in MODEL_KEYS.items() if key in keys and m != mtype]
+        if key not in allowed:
+            hint = f" (it belongs to model {owners[0]})" if owners else ""
+            errors.append(f"model.{key}: unknown key for model {mtype}{hint}")
+            continue
+        typ = allowed[key][0]
+        if typ is bool and not isinstance(val, bool):
+            errors.append(f"model.{key}: must be true or false")
+    if mtype == "lumped_mass" and t.EA is None:
+        errors.append(f"tether.EA: required (must be > 0) for model {mtype}")
+    if case.drag_law not in MODEL_DRAG_LAWS[mtype]:
+        errors.append(
+            f"tether.drag_law: '{case.drag_law}' is not supported by model {mtype} "
+            f"(supported: {', '.join(MODEL_DRAG_LAWS[mtype])})"
+        )
+    if case.method not in MODEL_METHODS[mtype]:
+        errors.append(
+            f"solver.method: '{case.method}' is not available for model {mtype} "
+            f"(available: {', '.join(MODEL_METHODS[mtype])})"
+        )
+    s = case.solver
+    if s.output_interval > s.duration:
+        errors.append("solver.output_interval: must not exceed solver.duration")
+    if case.method == "rk4":
+        ratio = s.output_interval / s.dt
+        if abs(ratio - round(ratio)) > 1e-9 * max(1.0, ratio) or round(ratio) < 1:
+            errors.append(
+                f"solver.output_interval: must be an integer multiple of solver.dt "
+                f"({s.output_interval} / {s.dt} = {ratio:.6g}) for the fixed-step method rk4"
+            )
+    if s.dt > s.duration:
+        errors.append("solver.dt: must not exceed solver.duration")
+    # ends
+    kinematic = {"fixed", "prescribed"}
+    if case.end.type == "fixed" and case.end.position is None:
+        errors.append("end.position: required for a fixed end")
+    if case.end.type == "free" and case.end.position is not None:
+        errors.append("end.position: a free end's position comes from the initial shape")
+    for which in ("start", "end"):
+        end = getattr(case, which)
+        if end.clamp is not None:
+            errors.append(f"{which}.clamp: needs a model with bending stiffness ({mtype} has none)")
+        if end.type == "prescribed":
+            try:
+                traj = load_trajectory(end.trajectory, end.interpolation, case.base_dir)
+            except ValueError as exc:
+                errors.append(f"{which}.trajectory: {exc}")
+            else:
+                setattr(case, f"{which}_trajectory", traj)
+    both_kinematic = case.start.type in kinematic and case.end.type in kinematic
+    ini = case.initial
+    if ini.shape == "straight" and both_kinematic and (
+        ini.direction is not None or ini.angle_from_gravity_deg is not None
+    ):
+        errors.append(
+            "initial.direction: omit it when both ends are fixed or prescribed "
+            "(the straight line between them is used)"
+        )
+    if ini.shape == "straight" and both_kinematic and not errors:
+        a, b = _end_positions_at_zero(case)
+        if np.linalg.norm(b - a) > t.length * (1 + 10.0):
+            errors.append("initial: the ends are more than 11 tether lengths apart")
+        if np.linalg.norm(b - a) == 0.0:
+            errors.append("initial: both ends start at the same point; give initial.points")
+    if errors:
+        raise CaseError("\n".join(errors))
+    # unused tether properties: a warning that names them
+    used = MODEL_USES[mtype]
+    given = set(case.raw.get("tether", {}).keys())
+    for key in sorted(given - used):
+        val = case.raw["tether"][key]
+        if val not in (None, 0, 0.0, False):
+            warnings.warn(
+                f"tether.{key}: not used by model {mtype}; ignored", CaseWarning, stacklevel=3
+            )
+
+
+def _end_positions_at_zero(case: Case) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of the start and end at t = 0 when both are fixed or prescribed."""
+    out = []
+    for which in ("start", "end"):
+        end = getattr(case, which)
+        if end.type == "prescribed":
+            out.append(getattr(case, f"{which}_trajectory").evaluate(0.0)[0])
+        else:
+            out.append(np.array(end.position or (0.0, 0.0, 0.0)))
+    return out[0], out[1]

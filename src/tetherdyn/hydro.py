@@ -1,0 +1,81 @@
+"""Hydrodynamic loading shared by the formulations: drag laws and loading functions.
+
+All functions are compiled and allocation-free: they write into caller-owned arrays.
+Conventions: ``u`` is the velocity of the tether relative to the fluid [m/s] (``v - current``),
+``q`` the unit tangent, forces are per element of current length ``length`` [m].
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+#: drag-law codes used by the compiled kernels
+CROSS_FLOW = 0
+LOADING_FUNCTIONS = 1
+ISOTROPIC = 2
+DRAG_LAW_CODES = {"cross_flow": CROSS_FLOW, "loading_functions": LOADING_FUNCTIONS,
+                  "isotropic": ISOTROPIC}
+
+
+@njit(cache=True)
+def loading_function_normal(eta):
+    """Normal loading function f_p(eta), eta = incidence angle [rad] in [0, pi/2].
+
+    seed 004 eq. (2.12), coefficients of Driscoll & Nahon (see docs/lumped_mass.md).
+    """
+    return (0.5 - 0.1 * math.cos(eta) + 0.1 * math.sin(eta) - 0.4 * math.cos(2.0 * eta)
+            - 0.011 * math.sin(2.0 * eta))
+
+
+@njit(cache=True)
+def loading_function_tangential(eta):
+    """Tangential loading function f_q(eta) (clamped at >= 0 near pi/2); seed 004 eq. (2.12)."""
+    e = eta
+    f = 0.01 * (2.008 - 0.3858 * e + 1.9159 * e**2 - 4.1615 * e**3 + 3.5064 * e**4
+                - 1.1873 * e**5)
+    return f if f > 0.0 else 0.0
+
+
+@njit(cache=True)
+def element_drag(law, rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy, uz, out):
+    """Drag force [N] on one straight element, written to out[0:3].
+
+    law: CROSS_FLOW   -> -1/2 rho cd_n d L |u_n| u_n - 1/2 rho cd_t (pi d) L |u_t| u_t
+         LOADING_FUNCTIONS -> seed 004 eq. (2.12): -1/2 rho d L cd_n |u|^2 (f_p u_n/|u_n|
+                          + f_q sign(u_t) q)
+         ISOTROPIC    -> seed 000 eq. (47): -1/2 rho cd_n (d L) |u| u
+    """
+    ut = ux * qx + uy * qy + uz * qz
+    unx = ux - ut * qx
+    uny = uy - ut * qy
+    unz = uz - ut * qz
+    un = math.sqrt(unx * unx + uny * uny + unz * unz)
+    if law == CROSS_FLOW:
+        fn = -0.5 * rho * cd_n * diameter * length * un
+        ft = -0.5 * rho * cd_t * math.pi * diameter * length * abs(ut)
+        out[0] = fn * unx + ft * ut * qx
+        out[1] = fn * uny + ft * ut * qy
+        out[2] = fn * unz + ft * ut * qz
+    elif law == LOADING_FUNCTIONS:
+        u2 = un * un + ut * ut
+        eta = math.atan2(un, abs(ut))
+        p = 0.5 * rho * diameter * length * cd_n * u2
+        fp = loading_function_normal(eta)
+        fq = loading_function_tangential(eta)
+        sn = -p * fp / un if un > 0.0 else 0.0
+        st = 0.0
+        if ut > 0.0:
+            st = -p * fq
+        elif ut < 0.0:
+            st = p * fq
+        out[0] = sn * unx + st * qx
+        out[1] = sn * uny + st * qy
+        out[2] = sn * unz + st * qz
+    else:
+        speed = math.sqrt(ux * ux + uy * uy + uz * uz)
+        f = -0.5 * rho * cd_n * diameter * length * speed
+        out[0] = f * ux
+        out[1] = f * uy
+        out[2] = f * uz

@@ -1,0 +1,91 @@
+"""Initial node positions and velocities from a case's ``initial`` section (any formulation)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .case import Case
+
+__all__ = ["initial_nodes", "end_motion_at"]
+
+
+def end_motion_at(case: Case, which: str, t: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """Position and velocity of a fixed or prescribed end at time t, None for a free end."""
+    end = getattr(case, which)
+    if end.type == "fixed":
+        pos = np.array(end.position if end.position is not None else (0.0, 0.0, 0.0))
+        return pos, np.zeros(3)
+    if end.type == "prescribed":
+        p, v, _ = getattr(case, f"{which}_trajectory").evaluate(t)
+        return p, v
+    return None
+
+
+def _straight_direction(case: Case) -> np.ndarray:
+    ini = case.initial
+    g = np.asarray(case.environment.gravity, dtype=float)
+    down = g / np.linalg.norm(g) if np.any(g) else np.array([0.0, 0.0, -1.0])
+    if ini.direction is not None:
+        d = np.asarray(ini.direction, dtype=float)
+        return d / np.linalg.norm(d)
+    if ini.angle_from_gravity_deg is not None:
+        ex = np.array([1.0, 0.0, 0.0])
+        side = ex - down * (ex @ down)
+        if np.linalg.norm(side) < 1e-12:  # gravity along x: tilt towards +z instead
+            ez = np.array([0.0, 0.0, 1.0])
+            side = ez - down * (ez @ down)
+        side /= np.linalg.norm(side)
+        a = math.radians(ini.angle_from_gravity_deg)
+        return math.cos(a) * down + math.sin(a) * side
+    return np.array([0.0, 0.0, -1.0])
+
+
+def _resample(points: np.ndarray, fractions: np.ndarray) -> np.ndarray:
+    """Points at the given fractions of the polyline's arc length."""
+    seg = np.linalg.norm(np.diff(points, axis=0), axis=1)
+    cum = np.concatenate([[0.0], np.cumsum(seg)])
+    if cum[-1] == 0.0:
+        raise ValueError("initial.points: all points coincide")
+    target = fractions * cum[-1]
+    return np.column_stack([np.interp(target, cum, points[:, a]) for a in range(3)])
+
+
+def initial_nodes(case: Case, arc_length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Node positions [m] and velocities [m/s] at t = 0 for nodes at unstretched arc lengths.
+
+    ``straight``: from the start end along ``direction`` (or between two held ends, equally
+    spaced along the chord); ``points``: the given polyline resampled by arc length. Then
+    the uniform velocity plus a rigid rotation about the start end. Held ends take their
+    own position and velocity.
+    """
+    L = case.tether.length
+    frac = np.asarray(arc_length, dtype=float) / L
+    ini = case.initial
+    start = end_motion_at(case, "start", 0.0)
+    end = end_motion_at(case, "end", 0.0)
+    if ini.shape == "points":
+        pts = np.asarray(ini.points, dtype=float)
+        if len(pts) == len(frac):
+            pos = pts.copy()
+        else:
+            pos = _resample(pts, frac)
+    elif start is not None and end is not None:
+        pos = start[0][None, :] + frac[:, None] * (end[0] - start[0])[None, :]
+    else:
+        d = _straight_direction(case)
+        if start is None and end is not None:
+            pos = end[0][None, :] - ((1.0 - frac) * L)[:, None] * d[None, :]
+        else:
+            origin = case.start_position
+            pos = origin[None, :] + (frac * L)[:, None] * d[None, :]
+    vel = np.tile(np.asarray(ini.velocity, dtype=float), (len(frac), 1))
+    omega = np.asarray(ini.angular_velocity, dtype=float)
+    if np.any(omega):
+        vel += np.cross(omega[None, :], pos - pos[0][None, :])
+    if start is not None:
+        pos[0], vel[0] = start
+    if end is not None:
+        pos[-1], vel[-1] = end
+    return pos, vel

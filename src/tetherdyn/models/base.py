@@ -1,0 +1,76 @@
+"""The surface every formulation offers to the integrators, the results layer and the CLI.
+
+A formulation is built from a validated :class:`~tetherdyn.case.Case` and holds a frozen
+``data`` tuple (arrays and floats, plus its own preallocated work arrays) and three
+compiled kernels with the signatures the integrators call:
+
+- ``rhs(t, y, dydt, data)``   first-order derivative of the state (no allocation);
+- ``enforce(t, y, data)``     overwrite kinematically held coordinates in ``y``;
+- ``check(t, y, data)``       -1 when the state is sound, else the offending element.
+
+``initial_state()``, ``outputs(times, Y)`` (the results variables of the spec) and
+``critical_time_step()`` complete the surface.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..case import Case
+
+__all__ = ["Formulation", "rk4_critical_step"]
+
+
+class Formulation:
+    """Base class: one subclass per model type, built from a Case."""
+
+    name: str = ""
+    n_nodes: int
+    n_elements: int
+    arc_length: np.ndarray
+    data: tuple
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+
+    def initial_state(self) -> np.ndarray:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
+        raise NotImplementedError  # pragma: no cover - interface
+
+    def critical_time_step(self) -> tuple[float, int, float]:
+        raise NotImplementedError  # pragma: no cover - interface
+
+
+def _rk4_amplification(z: complex) -> float:
+    return abs(1 + z + z**2 / 2 + z**3 / 6 + z**4 / 24)
+
+
+def rk4_critical_step(omega: float, zeta: float) -> float:
+    """Largest RK4 step [s] stable for the oscillator x'' + 2ζω x' + ω² x = 0.
+
+    Found by bisection on the RK4 amplification factor |R(λ dt)| <= 1 for both roots λ.
+    Undamped: dt = 2.828 / ω.
+    """
+    if omega <= 0:
+        return math.inf
+    disc = complex(zeta * zeta - 1.0) ** 0.5
+    lams = (omega * (-zeta + disc), omega * (-zeta - disc))
+
+    def stable(dt: float) -> bool:
+        return all(_rk4_amplification(lam * dt) <= 1.0 + 1e-12 for lam in lams)
+
+    hi = 2.8284271 / omega
+    while stable(hi):  # heavily damped modes may allow more (real-axis limit 2.785 / |λ|)
+        hi *= 2.0
+    lo = 0.0
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if stable(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo

@@ -1,0 +1,28 @@
+"""Case -> Model -> integrate -> Results: the one way through the code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import xarray as xr
+
+from .case import Case, load_case
+from .integrate import integrate
+from .models import build_model
+from .results import build_results
+
+__all__ = ["simulate"]
+
+
+def simulate(case: Case | dict | str | Path, *, progress: bool | None = None) -> xr.Dataset:
+    """Run one simulation and return its results Dataset (shared/spec/results-format.md).
+
+    ``case`` may be a validated Case, a dict of the case-file shape or a YAML path.
+    A progress bar is shown on a terminal (``progress=None``), or as forced.
+    """
+    case = load_case(case)
+    model = build_model(case)
+    s = case.solver
+    run = integrate(model, case.method, s.dt, s.duration, s.output_interval, rtol=s.rtol,
+                    atol=s.atol, max_steps=s.max_steps, progress=progress)
+    return build_results(case, model, run)

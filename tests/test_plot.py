@@ -1,0 +1,291 @@
+"""Tests for tetherdyn.plot on hand-built synthetic result datasets."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+import xarray as xr
+from matplotlib import animation
+from matplotlib.figure import Figure
+from PIL import Image
+
+from tetherdyn.plot import animate_results, choose_plane, plot_results, snapshot_indices
+
+N_NODE = 11
+N_TIME = 41
+LENGTH = 10.0
+MASS = 5.0  # kg, whole line
+G = 9.81
+
+CASE_YAML = """\
+name: rigid pendulum swing
+tether:
+  length: 10.0
+  elements: 10
+"""
+
+
+def pendulum_dataset(swing: str = "x", n_time: int = N_TIME) -> xr.Dataset:
+    """A rigid straight line hinged at node 0 (the start end) swinging as a pendulum.
+
+    ``swing`` is the horizontal direction of the swing: "x", "y" or "diag" (45 degrees).
+    """
+    t = np.linspace(0.0, 4.0, n_time)
+    s = np.linspace(0.0, LENGTH, N_NODE)
+    omega = np.sqrt(1.5 * G / LENGTH)
+    theta = 0.6 * np.cos(omega * t)
+    dtheta = -0.6 * omega * np.sin(omega * t)
+    direction = {"x": (1.0, 0.0), "y": (0.0, 1.0), "diag": (np.sqrt(0.5), np.sqrt(0.5))}[swing]
+    horiz = s[None, :] * np.sin(theta)[:, None]
+    pos = np.zeros((n_time, N_NODE, 3))
+    pos[..., 0] = direction[0] * horiz
+    pos[..., 1] = direction[1] * horiz
+    pos[..., 2] = -s[None, :] * np.cos(theta)[:, None]
+    vel = np.zeros_like(pos)
+    vh = s[None, :] * (np.cos(theta) * dtheta)[:, None]
+    vel[..., 0] = direction[0] * vh
+    vel[..., 1] = direction[1] * vh
+    vel[..., 2] = s[None, :] * (np.sin(theta) * dtheta)[:, None]
+    s_mid = 0.5 * (s[:-1] + s[1:])
+    tension = MASS * G * np.cos(theta)[:, None] * (1.0 - s_mid[None, :] / LENGTH) + 1.0
+    start_force = np.zeros((n_time, 3))
+    start_force[:, 0] = direction[0] * tension[:, 0] * np.sin(theta)
+    start_force[:, 1] = direction[1] * tension[:, 0] * np.sin(theta)
+    start_force[:, 2] = -tension[:, 0] * np.cos(theta)
+    ke = 0.5 * (MASS / N_NODE) * np.sum(vel**2, axis=(1, 2))
+    pe = (MASS / N_NODE) * G * np.sum(pos[..., 2], axis=1)
+    ds = xr.Dataset(
+        {
+            "arc_length": (("node",), s, {"units": "m"}),
+            "position": (("time", "node", "axis"), pos, {"units": "m"}),
+            "velocity": (("time", "node", "axis"), vel, {"units": "m/s"}),
+            "tension": (("time", "element"), tension, {"units": "N"}),
+            "start_force": (("time", "axis"), start_force, {"units": "N"}),
+            "end_force": (("time", "axis"), np.zeros((n_time, 3)), {"units": "N"}),
+            "kinetic_energy": (("time",), ke, {"units": "J"}),
+            "potential_energy": (("time",), pe, {"units": "J"}),
+        },
+        coords={
+            "time": ("time", t, {"units": "s"}),
+            "node": np.arange(N_NODE),
+            "element": np.arange(N_NODE - 1),
+            "axis": ["x", "y", "z"],
+        },
+        attrs={
+            "model": "lumped-mass",
+            "elements": N_NODE - 1,
+            "method": "rk4",
+            "dt": float(t[1] - t[0]),
+            "case": CASE_YAML,
+        },
+    )
+    return ds
+
+
+def variable_length_dataset() -> xr.Dataset:
+    """Pendulum whose line is paid out: nodes become active over time, NaN padding beyond."""
+    ds = pendulum_dataset("x")
+    n_active = np.clip(np.rint(np.linspace(3, N_NODE, N_TIME)).astype(int), 3, N_NODE)
+    active = np.arange(N_NODE)[None, :] < n_active[:, None]
+    scale = n_active / N_NODE
+    pos = ds["position"].values * scale[:, None, None]
+    pos[~active] = np.nan
+    vel = ds["velocity"].values.copy()
+    vel[~active] = np.nan
+    arc = np.linspace(0.0, LENGTH, N_NODE)[None, :] * scale[:, None]
+    arc = np.where(active, arc, np.nan)
+    elem_active = active[:, 1:]
+    tension = np.where(elem_active, ds["tension"].values, np.nan)
+    return ds.assign(
+        arc_length=(("time", "node"), arc, {"units": "m"}),
+        active=(("time", "node"), active),
+        position=(("time", "node", "axis"), pos, {"units": "m"}),
+        velocity=(("time", "node", "axis"), vel, {"units": "m/s"}),
+        tension=(("time", "element"), tension, {"units": "N"}),
+    )
+
+
+def expected_indices(n_time: int, n: int) -> np.ndarray:
+    return np.unique(np.round(np.linspace(0, n_time - 1, n)).astype(int))
+
+
+def snapshot_lines(fig: Figure) -> dict[int, object]:
+    ax = fig.axes[0]
+    out = {}
+    for line in ax.get_lines():
+        gid = line.get_gid()
+        if gid and gid.startswith("snapshot:"):
+            out[int(gid.split(":")[1])] = line
+    return out
+
+
+def test_snapshot_indices() -> None:
+    assert list(snapshot_indices(41, 8)) == [0, 6, 11, 17, 23, 29, 34, 40]
+    assert list(snapshot_indices(3, 8)) == [0, 1, 2]
+    assert list(snapshot_indices(5, 1)) == [4]
+
+
+def test_plot_results_png(tmp_path: Path) -> None:
+    ds = pendulum_dataset("x")
+    out = tmp_path / "results.png"
+    fig = plot_results(ds, out, n_snapshots=8)
+    assert isinstance(fig, Figure)
+    assert out.exists() and out.stat().st_size > 20_000
+    with Image.open(out) as im:  # 12.5 x 6 in at dpi 150
+        assert im.size[0] == pytest.approx(12.5 * 150, abs=2)
+    # profile, force history, tension, colour bar
+    assert len(fig.axes) == 4
+    prof, force, tension = fig.axes[:3]
+    assert prof.get_xlabel() == "x [m]" and prof.get_ylabel() == "z [m]"
+    assert prof.get_aspect() == 1.0
+    assert force.get_ylabel() == "force on start holder [N]"
+    assert force.get_xlabel() == "time [s]"
+    assert tension.get_ylabel() == "tension [N]"
+    assert "arc length" in tension.get_xlabel()
+    title = fig.get_suptitle()
+    assert "rigid pendulum swing" in title
+    assert "lumped-mass" in title and "10 elements" in title
+
+
+def test_snapshot_lines_match_positions() -> None:
+    ds = pendulum_dataset("x")
+    fig = plot_results(ds, n_snapshots=8)
+    lines = snapshot_lines(fig)
+    idx = expected_indices(N_TIME, 8)
+    assert sorted(lines) == list(idx)
+    pos = ds["position"].values
+    for k in idx:
+        x, z = lines[k].get_data()
+        np.testing.assert_allclose(x, pos[k, :, 0])
+        np.testing.assert_allclose(z, pos[k, :, 2])
+    # shaded light to dark: later lines are darker
+    lum = [np.mean(lines[k].get_color()[:3]) for k in idx]
+    assert all(a > b for a, b in itertools.pairwise(lum))
+
+
+def test_force_panel_data() -> None:
+    ds = pendulum_dataset("x")
+    fig = plot_results(ds)
+    force = fig.axes[1]
+    mag = np.linalg.norm(ds["start_force"].values, axis=1)
+    ydata = [np.asarray(line.get_ydata(), dtype=float) for line in force.get_lines()]
+    assert any(y.shape == mag.shape and np.allclose(y, mag) for y in ydata)
+
+
+def test_tension_panel_last_snapshot() -> None:
+    ds = pendulum_dataset("x")
+    fig = plot_results(ds, n_snapshots=5)
+    ax = fig.axes[2]
+    last = ds["tension"].values[-1]
+    ydata = [np.asarray(line.get_ydata(), dtype=float) for line in ax.get_lines()]
+    assert any(y.shape == last.shape and np.allclose(y, last) for y in ydata)
+
+
+def test_automatic_plane_choice() -> None:
+    assert choose_plane(pendulum_dataset("x")) == "xz"
+    assert choose_plane(pendulum_dataset("y")) == "yz"
+    assert choose_plane(pendulum_dataset("diag")) == "principal"
+
+
+def test_plot_yz_motion_uses_yz() -> None:
+    ds = pendulum_dataset("y")
+    fig = plot_results(ds, n_snapshots=4)
+    assert fig.axes[0].get_xlabel() == "y [m]"
+    lines = snapshot_lines(fig)
+    for k, line in lines.items():
+        np.testing.assert_allclose(line.get_xdata(), ds["position"].values[k, :, 1])
+
+
+def test_plane_forced() -> None:
+    ds = pendulum_dataset("y")
+    fig = plot_results(ds, plane="xz")
+    assert fig.axes[0].get_xlabel() == "x [m]"
+    with pytest.raises(ValueError, match="plane"):
+        plot_results(ds, plane="xy")
+
+
+def test_principal_plane_projection() -> None:
+    ds = pendulum_dataset("diag")
+    fig = plot_results(ds, n_snapshots=3)
+    assert "horizontal" in fig.axes[0].get_xlabel()
+    lines = snapshot_lines(fig)
+    pos = ds["position"].values
+    for k, line in lines.items():
+        horiz = np.hypot(pos[k, :, 0], pos[k, :, 1]) * np.sign(pos[k, :, 0])
+        np.testing.assert_allclose(line.get_xdata(), horiz, atol=1e-9)
+
+
+@pytest.mark.parametrize("suffix", [".pdf", ".svg"])
+def test_plot_vector_formats(tmp_path: Path, suffix: str) -> None:
+    out = tmp_path / f"results{suffix}"
+    plot_results(pendulum_dataset("x"), out)
+    assert out.exists() and out.stat().st_size > 5_000
+
+
+def test_energy_panel_when_tension_all_nan(tmp_path: Path) -> None:
+    ds = pendulum_dataset("x")
+    ds["tension"][:] = np.nan
+    fig = plot_results(ds, tmp_path / "energy.png")
+    assert len(fig.axes) == 4
+    assert fig.axes[2].get_ylabel() == "energy [J]"
+
+
+def test_two_panels_without_tension_or_energy() -> None:
+    ds = pendulum_dataset("x").drop_vars(["tension", "kinetic_energy", "potential_energy"])
+    fig = plot_results(ds)
+    assert len(fig.axes) == 3  # profile, force history, colour bar
+
+
+def test_variable_length_nan_padding(tmp_path: Path) -> None:
+    ds = variable_length_dataset()
+    fig = plot_results(ds, tmp_path / "var.png", n_snapshots=6)
+    assert (tmp_path / "var.png").stat().st_size > 20_000
+    lines = snapshot_lines(fig)
+    active = ds["active"].values
+    pos = ds["position"].values
+    for k, line in lines.items():
+        x, z = line.get_data()
+        assert len(x) == active[k].sum()
+        np.testing.assert_allclose(x, pos[k, active[k], 0])
+        np.testing.assert_allclose(z, pos[k, active[k], 2])
+    gif = animate_results(ds, tmp_path / "var.gif", max_frames=10)
+    with Image.open(gif) as im:
+        assert im.n_frames == 10
+
+
+def test_animate_gif_frames(tmp_path: Path) -> None:
+    ds = pendulum_dataset("x")
+    out = animate_results(ds, tmp_path / "anim.gif", fps=10, max_frames=20)
+    assert out == tmp_path / "anim.gif"
+    assert out.exists() and out.stat().st_size > 10_000
+    with Image.open(out) as im:
+        assert im.n_frames == 20
+        assert im.info.get("duration") == pytest.approx(100, abs=1)
+
+
+def test_animate_all_frames_when_few(tmp_path: Path) -> None:
+    ds = pendulum_dataset("y", n_time=12)
+    out = animate_results(ds, str(tmp_path / "few.gif"), max_frames=300)
+    assert isinstance(out, Path)
+    with Image.open(out) as im:
+        assert im.n_frames == 12
+
+
+def test_animate_mp4_without_ffmpeg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(animation.FFMpegWriter, "isAvailable", classmethod(lambda cls: False))
+    with pytest.raises(RuntimeError, match="ffmpeg"):
+        animate_results(pendulum_dataset("x"), tmp_path / "anim.mp4")
+
+
+@pytest.mark.skipif(not animation.FFMpegWriter.isAvailable(), reason="ffmpeg not installed")
+def test_animate_mp4(tmp_path: Path) -> None:
+    out = animate_results(pendulum_dataset("x"), tmp_path / "anim.mp4", max_frames=10)
+    assert out.exists() and out.stat().st_size > 1_000
+
+
+def test_animate_bad_suffix(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"\.gif or \.mp4"):
+        animate_results(pendulum_dataset("x"), tmp_path / "anim.avi")
