@@ -1,0 +1,252 @@
+"""The ``tetherdyn`` command line: run, check, plot, animate, examples, validate."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import warnings
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from .case import Case, CaseError, CaseWarning, load_case
+
+EXIT_BAD_INPUT = 2
+EXIT_FAILED = 1
+
+
+def _examples_dir():
+    return resources.files("tetherdyn") / "examples"
+
+
+def example_names() -> list[str]:
+    """Names of the bundled example cases."""
+    return sorted(p.name[:-5] for p in _examples_dir().iterdir() if p.name.endswith(".yaml"))
+
+
+def _load(path: str) -> Case:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", CaseWarning)
+        case = load_case(path)
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
+    return case
+
+
+# -- check ---------------------------------------------------------------------------------
+
+def static_top_tension(case: Case) -> tuple[float, str]:
+    """Static tension [N] at the upper held end and how it was obtained."""
+    from .analytic import elastic_catenary
+    from .initial import end_motion_at
+
+    t, env = case.tether, case.environment
+    g = np.asarray(env.gravity, dtype=float)
+    w = (t.linear_mass - env.fluid_density * t.displaced) * g  # wet weight per metre [N/m]
+    a = end_motion_at(case, "start", 0.0)
+    b = end_motion_at(case, "end", 0.0)
+    if a is not None and b is not None:
+        gmag = float(np.linalg.norm(g))
+        if gmag == 0 or float(np.linalg.norm(w)) == 0:
+            return float("nan"), "no net weight: tension set by the supports' spacing"
+        down = g / gmag
+        chord = b[0] - a[0]
+        dz = -float(chord @ down)
+        span = float(np.linalg.norm(chord + dz * down))
+        if span < 1e-9 * t.length:
+            return float("nan"), "supports on one vertical: not a catenary"
+        sol = elastic_catenary(span, dz, t.length, float(np.linalg.norm(w)), t.EA or math.inf)
+        return max(sol.tension_A, sol.tension_B), "elastic catenary between the two held ends"
+    free = "end" if a is not None else "start"
+    end = getattr(case, free)
+    load = w * t.length + end.mass * g + np.asarray(end.force, dtype=float)
+    loads = " and the payload/force at the free end" if end.mass or any(end.force) else ""
+    return float(np.linalg.norm(load)), f"weight in the fluid of the tether{loads}"
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from .models import build_model
+
+    case = _load(args.case)
+    model = build_model(case)
+    t = case.tether
+    N = case.model.elements
+    Le = t.length / N
+    total = t.linear_mass * t.length + case.start.mass + case.end.mass
+    dt_crit, element, omega = model.critical_time_step()
+    tension, how = static_top_tension(case)
+    s = case.solver
+    print(f"case        : {case.name or args.case}  (valid)")
+    print(f"model       : {case.model.type}, {N} elements, {model.n_nodes} nodes, "
+          f"drag law {case.drag_law}, method {case.method}")
+    print(f"element     : length {Le:.6g} m, mass {t.linear_mass * Le:.6g} kg")
+    print(f"total mass  : {total:.6g} kg (tether {t.linear_mass * t.length:.6g} kg)")
+    print(f"top tension : {tension:.6g} N static ({how})")
+    print(f"axial freq. : {omega:.6g} rad/s ({omega / (2 * math.pi):.6g} Hz), "
+          f"stiffest element {element}")
+    print(f"critical dt : {dt_crit:.4g} s for explicit RK4 (limited by element {element}); "
+          f"solver.dt = {s.dt:g} s" + ("  <-- above the limit" if
+                                      case.method == "rk4" and s.dt > dt_crit else ""))
+    n_out = int(math.floor(s.duration / s.output_interval + 1e-9)) + 1
+    print(f"run         : {s.duration:g} s, {n_out} outputs every {s.output_interval:g} s"
+          + (f", {int(round(s.duration / s.dt))} steps" if case.method == "rk4" else ""))
+    return 0
+
+
+# -- run / plot / animate -------------------------------------------------------------------
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from .results import save_results
+    from .simulate import simulate
+
+    case = _load(args.case)
+    progress = False if args.quiet else None
+    ds = simulate(case, progress=progress)
+    out = save_results(ds, args.output)
+    if not args.quiet:
+        print(f"wrote {out}  ({ds.sizes['time']} outputs, {ds.attrs['wall_time_s']:.3g} s "
+              f"integration, {ds.attrs['rhs_evaluations']} rhs evaluations)")
+    if args.plot:
+        from .plot import plot_results
+
+        plot_results(ds, args.plot)
+        if not args.quiet:
+            print(f"wrote {args.plot}")
+    return 0
+
+
+def _open_results(path: str):
+    from .results import load_results
+
+    if not Path(path).is_file():
+        raise CaseError(f"results file not found: {path}")
+    return load_results(path)
+
+
+def _cmd_plot(args: argparse.Namespace) -> int:
+    from .plot import plot_results
+
+    ds = _open_results(args.results)
+    plot_results(ds, args.output, n_snapshots=args.snapshots, plane=args.plane)
+    print(f"wrote {args.output}")
+    return 0
+
+
+def _cmd_animate(args: argparse.Namespace) -> int:
+    from .plot import animate_results
+
+    ds = _open_results(args.results)
+    out = animate_results(ds, args.output, fps=args.fps, max_frames=args.max_frames,
+                          plane=args.plane)
+    print(f"wrote {out}")
+    return 0
+
+
+# -- examples / validate --------------------------------------------------------------------
+
+def _cmd_examples(args: argparse.Namespace) -> int:
+    names = example_names()
+    if not args.name:
+        for name in names:
+            text = (_examples_dir() / f"{name}.yaml").read_text()
+            first = next((ln[1:].strip() for ln in text.splitlines() if ln.startswith("#")), "")
+            print(f"{name:24s} {first}")
+        print("\nwrite one out with: tetherdyn examples NAME [-o DIR]")
+        return 0
+    if args.name not in names:
+        raise CaseError(f"no example named {args.name!r} (available: {', '.join(names)})")
+    folder = Path(args.output)
+    folder.mkdir(parents=True, exist_ok=True)
+    src = _examples_dir() / f"{args.name}.yaml"
+    dest = folder / src.name
+    dest.write_text(src.read_text())
+    print(f"wrote {dest}")
+    # data files an example refers to travel with it
+    for extra in _examples_dir().iterdir():
+        if extra.name.endswith(".csv") and extra.name in src.read_text():
+            (folder / extra.name).write_text(extra.read_text())
+            print(f"wrote {folder / extra.name}")
+    return 0
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from .validation import run_checks, write_report
+
+    report = Path(args.report)
+    figures = report.parent / "figures"
+    figures.mkdir(parents=True, exist_ok=True)
+    rows = run_checks(args.only or None, full=not args.quick, figure_dir=figures, echo=print)
+    cmd = "tetherdyn validate" + (" --quick" if args.quick else "")
+    write_report(rows, report, cmd)
+    print(f"wrote {report}")
+    return 0 if all(r.passed for r in rows) else EXIT_FAILED
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    p = argparse.ArgumentParser(prog="tetherdyn",
+                                description="Dynamics of tethers, cables and umbilicals.")
+    p.add_argument("--version", action="version", version=f"tetherdyn {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("run", help="run a case file and write results (netCDF)")
+    r.add_argument("case", help="case file (YAML)")
+    r.add_argument("-o", "--output", default="out.nc", help="results file [out.nc]")
+    r.add_argument("--plot", metavar="PNG", help="also draw the results figure")
+    r.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+    r.set_defaults(func=_cmd_run)
+
+    c = sub.add_parser("check", help="validate a case and print derived numbers")
+    c.add_argument("case")
+    c.set_defaults(func=_cmd_check)
+
+    pl = sub.add_parser("plot", help="tether snapshots and end-force history")
+    pl.add_argument("results")
+    pl.add_argument("-o", "--output", default="fig.png")
+    pl.add_argument("--snapshots", type=int, default=8)
+    pl.add_argument("--plane", choices=["xz", "yz", "principal"])
+    pl.set_defaults(func=_cmd_plot)
+
+    a = sub.add_parser("animate", help="animation of the motion (.gif, or .mp4 with ffmpeg)")
+    a.add_argument("results")
+    a.add_argument("-o", "--output", default="anim.gif")
+    a.add_argument("--fps", type=int, default=25)
+    a.add_argument("--max-frames", type=int, default=300)
+    a.add_argument("--plane", choices=["xz", "yz", "principal"])
+    a.set_defaults(func=_cmd_animate)
+
+    e = sub.add_parser("examples", help="list bundled example cases, or write one out")
+    e.add_argument("name", nargs="?")
+    e.add_argument("-o", "--output", default=".", help="folder to write into [.]")
+    e.set_defaults(func=_cmd_examples)
+
+    v = sub.add_parser("validate", help="run the validation checks, write the report")
+    v.add_argument("--quick", action="store_true", help="the reduced checks of the test suite")
+    v.add_argument("--only", nargs="*", metavar="KEY", help="run only these checks")
+    v.add_argument("--report", default="docs/validation.md")
+    v.set_defaults(func=_cmd_validate)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .integrate import SimulationError
+
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except CaseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SimulationError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""The validation report: each row is a check that runs simulations and compares them with
+something independent (analytic solution, another formulation, a seed's number, a peer).
+
+Every check is a function ``check(full: bool) -> Row`` registered with :func:`register`.
+``full=False`` is the reduced version the test suite runs (at most ~30 s, still asserting
+the physics); ``full=True`` is the report's version. ``tetherdyn validate`` (or
+``python -m tetherdyn.validation``) runs them all and writes ``docs/validation.md``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["Row", "register", "all_checks", "run_checks", "write_report", "TIERS"]
+
+#: the report's tiers, in order
+TIERS = ("analytic", "cross-formulation", "seed", "peer")
+
+
+
+@dataclass
+class Row:
+    """One line of the validation report."""
+
+    name: str
+    tier: str
+    expected: str
+    ours: str
+    tolerance: str
+    passed: bool
+    details: str = ""
+    figure: str | None = None  # file name under docs/figures
+    seconds: float = 0.0
+    values: dict = field(default_factory=dict)  # raw numbers for tests
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    key: str
+    tier: str
+    title: str
+    func: Callable[..., Row]
+
+
+_REGISTRY: dict[str, CheckSpec] = {}
+
+
+def register(key: str, tier: str, title: str) -> Callable[[Callable[..., Row]], Callable[..., Row]]:
+    """Decorator: register ``func(full: bool, figure_dir: Path | None) -> Row``."""
+    if tier not in TIERS:
+        raise ValueError(f"unknown tier {tier!r}")
+
+    def deco(func: Callable[..., Row]) -> Callable[..., Row]:
+        _REGISTRY[key] = CheckSpec(key, tier, title, func)
+        return func
+
+    return deco
+
+
+def all_checks() -> dict[str, CheckSpec]:
+    """Every registered check: each module of this package registers its own on import."""
+    for info in pkgutil.iter_modules(__path__):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}")
+    return dict(sorted(_REGISTRY.items(), key=lambda kv: (TIERS.index(kv[1].tier), kv[0])))
+
+
+def run_checks(keys: list[str] | None = None, *, full: bool = True,
+               figure_dir: Path | None = None, echo: Callable[[str], None] | None = None
+               ) -> list[Row]:
+    checks = all_checks()
+    rows = []
+    for key, spec in checks.items():
+        if keys and key not in keys:
+            continue
+        t0 = time.perf_counter()
+        row = spec.func(full=full, figure_dir=figure_dir)
+        row.seconds = time.perf_counter() - t0
+        rows.append(row)
+        if echo:
+            echo(f"{'PASS' if row.passed else 'FAIL'}  {row.name}  ({row.seconds:.1f} s)")
+    return rows
+
+
+def write_report(rows: list[Row], path: Path, command: str) -> Path:
+    """Write the tiered markdown report (expected, ours, tolerance, verdict, command)."""
+    lines = [
+        "# Validation report",
+        "",
+        f"Regenerate with `{command}` (figures in `docs/figures/`). Each row runs the",
+        "simulations named in its check (source: `src/tetherdyn/validation/`); the test suite",
+        "runs a reduced version of every row and asserts the same physics.",
+        "",
+    ]
+    for tier in TIERS:
+        tier_rows = [r for r in rows if r.tier == tier]
+        lines += [f"## {tier.capitalize()}", ""]
+        if not tier_rows:
+            lines += ["(no checks in this tier yet)", ""]
+            continue
+        lines += ["| check | expected | ours | tolerance | verdict | time |",
+                  "|---|---|---|---|---|---|"]
+        for r in tier_rows:
+            verdict = "pass" if r.passed else "**FAIL**"
+            lines.append(f"| {r.name} | {r.expected} | {r.ours} | {r.tolerance} | {verdict} "
+                         f"| {r.seconds:.0f} s |")
+        lines.append("")
+        for r in tier_rows:
+            if r.details or r.figure:
+                lines.append(f"**{r.name}.** {r.details}")
+                if r.figure:
+                    lines += ["", f"![{r.name}](figures/{r.figure})"]
+                lines.append("")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n")
+    return path
