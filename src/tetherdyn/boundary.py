@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from ._jit import kernel
 from scipy.interpolate import CubicHermiteSpline, CubicSpline
 
 __all__ = ["Trajectory", "load_trajectory", "fixed_point", "eval_motion"]
@@ -49,7 +49,7 @@ def fixed_point(position) -> Trajectory:
     return Trajectory(np.array([0.0, 1.0]), c)
 
 
-@njit(cache=True)
+@kernel
 def eval_motion(breaks, coeffs, t, out):
     """Fill out[0] = position, out[1] = velocity, out[2] = acceleration at time t."""
     m = coeffs.shape[0]

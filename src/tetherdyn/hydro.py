@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from ._jit import kernel
 
 #: drag-law codes used by the compiled kernels
 CROSS_FLOW = 0
@@ -19,7 +19,7 @@ DRAG_LAW_CODES = {"cross_flow": CROSS_FLOW, "loading_functions": LOADING_FUNCTIO
                   "isotropic": ISOTROPIC}
 
 
-@njit(cache=True)
+@kernel
 def loading_function_normal(eta):
     """Normal loading function f_p(eta), eta = incidence angle [rad] in [0, pi/2].
 
@@ -29,7 +29,7 @@ def loading_function_normal(eta):
             - 0.011 * math.sin(2.0 * eta))
 
 
-@njit(cache=True)
+@kernel
 def loading_function_tangential(eta):
     """Tangential loading function f_q(eta) (clamped at >= 0 near pi/2); seed 004 eq. (2.12)."""
     e = eta
@@ -38,7 +38,7 @@ def loading_function_tangential(eta):
     return f if f > 0.0 else 0.0
 
 
-@njit(cache=True)
+@kernel
 def element_drag(law, rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy, uz, out):
     """Drag force [N] on one straight element, written to out[0:3].
 

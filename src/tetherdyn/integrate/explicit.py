@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from .._jit import loop
 
 OK = 0
 BLOWUP = 1
@@ -20,7 +20,7 @@ MAX_STEPS = 2
 STEP_UNDERFLOW = 3
 
 
-@njit
+@loop
 def _state_finite(y):
     s = 0.0
     for i in range(y.size):
@@ -28,7 +28,7 @@ def _state_finite(y):
     return math.isfinite(s)
 
 
-@njit
+@loop
 def rk4_chunk(rhs, enforce, check, data, t_start, dt, steps_done, steps_per_output,
               n_outputs, y, Y, k1, k2, k3, k4, yt, info):
     """Advance y by n_outputs * steps_per_output RK4 steps, storing y after each block in Y.
@@ -86,7 +86,7 @@ _E1, _E3, _E4, _E5, _E6, _E7 = (71.0 / 57600.0, -71.0 / 16695.0, 71.0 / 1920.0,
                                 -17253.0 / 339200.0, 22.0 / 525.0, -1.0 / 40.0)
 
 
-@njit
+@loop
 def rk45_chunk(rhs, enforce, check, data, t, t_outputs, y, Y, k, yt, ynew, rtol, atol,
                max_steps, state):
     """Adaptive Dormand–Prince steps to each time in t_outputs, storing y there in Y.

@@ -18,7 +18,7 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from .._jit import kernel
 
 from ..boundary import eval_motion, fixed_point
 from ..case import Case
@@ -29,204 +29,223 @@ from .base import Formulation, rk4_critical_step
 #: strain above which a run is declared blown up (1000 % stretch)
 ABSURD_STRAIN = 10.0
 
+# indices into the packed parameter arrays (module constants: frozen into the kernels)
+EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ = range(12)  # scal
+COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1 = range(5)  # flags
+L0, ADDED_N, ADDED_T = range(3)  # elem columns
+MASS, VOLUME = range(2)  # node columns
+PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ = range(6)  # ends columns (row 0 start, row 1 end)
+
 LumpedMassData = namedtuple(
     "LumpedMassData",
     [
-        "n_nodes", "unstretched", "EA", "damping", "compression", "slack_damping",
-        "node_mass", "payload_mass", "node_volume", "added_normal", "added_tangential",
-        "gravity", "current", "rho", "diameter", "cd_normal", "cd_tangential", "drag_law",
-        "held", "breaks0", "coeffs0", "breaks1", "coeffs1",
-        "end_force", "ramp_time", "drag_area",
+        "n_nodes", "flags", "scal", "elem", "node", "ends",
+        "breaks0", "coeffs0", "breaks1", "coeffs1",
         # work arrays (one model per run: never shared between runs)
-        "pos", "vel", "tangent", "length", "tension", "force", "motion", "tmp",
+        "pos", "vel", "force", "tangent", "length", "tension", "motion", "tmp",
     ],
 )
+# Kernels pass individual arrays to their helpers, never the whole tuple: handing a tuple
+# of many arrays to a non-inlined function costs ~0.3 us per call (measured).
 
 
-@njit(cache=True)
-def _load_nodes(d, t, y):
-    """Copy node positions/velocities from y into work arrays, held ends from their motion."""
-    n = d.n_nodes
+@kernel
+def _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, length, tension, tmp):
+    """Element tensions and the tether's own nodal loads (no payload) into force [N]."""
+    rho = scal[RHO]
     for i in range(n):
-        for a in range(3):
-            d.pos[i, a] = y[3 * i + a]
-            d.vel[i, a] = y[3 * n + 3 * i + a]
-    if d.held[0]:
-        eval_motion(d.breaks0, d.coeffs0, t, d.motion[0])
-        for a in range(3):
-            d.pos[0, a] = d.motion[0, 0, a]
-            d.vel[0, a] = d.motion[0, 1, a]
-    if d.held[1]:
-        eval_motion(d.breaks1, d.coeffs1, t, d.motion[1])
-        for a in range(3):
-            d.pos[n - 1, a] = d.motion[1, 0, a]
-            d.vel[n - 1, a] = d.motion[1, 1, a]
-
-
-@njit(cache=True)
-def _tether_forces(d, t):
-    """Element tensions and the tether's own nodal forces (no payload) into d.force [N]."""
-    n = d.n_nodes
-    ne = n - 1
-    for i in range(n):
-        for a in range(3):
-            # weight and buoyancy of the half elements lumped here — seed 004 eqs. (2.13), (2.16)
-            d.force[i, a] = (d.node_mass[i] - d.rho * d.node_volume[i]) * d.gravity[a]
-    for e in range(ne):
-        dx = d.pos[e + 1, 0] - d.pos[e, 0]
-        dy = d.pos[e + 1, 1] - d.pos[e, 1]
-        dz = d.pos[e + 1, 2] - d.pos[e, 2]
+        w = node[i, MASS] - rho * node[i, VOLUME]
+        # weight and buoyancy of the half elements lumped here — seed 004 eqs. (2.13), (2.16)
+        force[i, 0] = w * scal[GX]
+        force[i, 1] = w * scal[GY]
+        force[i, 2] = w * scal[GZ]
+    for e in range(n - 1):
+        dx = pos[e + 1, 0] - pos[e, 0]
+        dy = pos[e + 1, 1] - pos[e, 1]
+        dz = pos[e + 1, 2] - pos[e, 2]
         L = math.sqrt(dx * dx + dy * dy + dz * dz)  # seed 004 eq. (2.3)
         qx = dx / L
         qy = dy / L
         qz = dz / L
-        d.length[e] = L
-        d.tangent[e, 0] = qx
-        d.tangent[e, 1] = qy
-        d.tangent[e, 2] = qz
-        L0 = d.unstretched[e]
-        strain = (L - L0) / L0  # seed 004 eq. (2.10)
-        dvx = d.vel[e + 1, 0] - d.vel[e, 0]
-        dvy = d.vel[e + 1, 1] - d.vel[e, 1]
-        dvz = d.vel[e + 1, 2] - d.vel[e, 2]
-        strain_rate = (dvx * qx + dvy * qy + dvz * qz) / L0  # seed 004 eq. (2.11)
-        elastic = d.EA * strain
-        viscous = d.damping * strain_rate
-        if not d.compression and strain <= 0.0:  # bilinear law, seed 004 eq. (2.17)
+        length[e] = L
+        tangent[e, 0] = qx
+        tangent[e, 1] = qy
+        tangent[e, 2] = qz
+        Lu = elem[e, L0]
+        strain = (L - Lu) / Lu  # seed 004 eq. (2.10)
+        dvx = vel[e + 1, 0] - vel[e, 0]
+        dvy = vel[e + 1, 1] - vel[e, 1]
+        dvz = vel[e + 1, 2] - vel[e, 2]
+        strain_rate = (dvx * qx + dvy * qy + dvz * qz) / Lu  # seed 004 eq. (2.11)
+        elastic = scal[EA] * strain
+        viscous = scal[DAMPING] * strain_rate
+        if flags[COMPRESSION] == 0 and strain <= 0.0:  # bilinear law, seed 004 eq. (2.17)
             elastic = 0.0
-            if not d.slack_damping:
+            if flags[SLACK_DAMPING] == 0:
                 viscous = 0.0
         T = elastic + viscous
-        d.tension[e] = T
-        # drag at the element centre, half to each node — seed 004 eqs. (2.12), (2.16)
-        if d.rho > 0.0:
-            ux = 0.5 * (d.vel[e, 0] + d.vel[e + 1, 0]) - d.current[0]
-            uy = 0.5 * (d.vel[e, 1] + d.vel[e + 1, 1]) - d.current[1]
-            uz = 0.5 * (d.vel[e, 2] + d.vel[e + 1, 2]) - d.current[2]
-            element_drag(d.drag_law, d.rho, d.diameter, L, d.cd_normal, d.cd_tangential,
-                         qx, qy, qz, ux, uy, uz, d.tmp)
+        tension[e] = T
+        if rho > 0.0:
+            # drag at the element centre, half to each node — seed 004 eqs. (2.12), (2.16)
+            ux = 0.5 * (vel[e, 0] + vel[e + 1, 0]) - scal[UX]
+            uy = 0.5 * (vel[e, 1] + vel[e + 1, 1]) - scal[UY]
+            uz = 0.5 * (vel[e, 2] + vel[e + 1, 2]) - scal[UZ]
+            element_drag(flags[DRAG_LAW], rho, scal[DIAMETER], L, scal[CD_N], scal[CD_T],
+                         qx, qy, qz, ux, uy, uz, tmp)
             for a in range(3):
-                d.force[e, a] += 0.5 * d.tmp[a]
-                d.force[e + 1, a] += 0.5 * d.tmp[a]
-        d.force[e, 0] += T * qx
-        d.force[e, 1] += T * qy
-        d.force[e, 2] += T * qz
-        d.force[e + 1, 0] -= T * qx
-        d.force[e + 1, 1] -= T * qy
-        d.force[e + 1, 2] -= T * qz
+                force[e, a] += 0.5 * tmp[a]
+                force[e + 1, a] += 0.5 * tmp[a]
+        force[e, 0] += T * qx
+        force[e, 1] += T * qy
+        force[e, 2] += T * qz
+        force[e + 1, 0] -= T * qx
+        force[e + 1, 1] -= T * qy
+        force[e + 1, 2] -= T * qz
 
 
-@njit(cache=True)
-def _payload_force(d, t, which, node, out):
-    """Applied force (ramped), payload weight and payload drag at a free end [N]."""
+@kernel
+def _payload_load(t, ends, w, scal, vx, vy, vz, out):
+    """Applied force (ramped), payload weight and payload drag at free end w [N]."""
     ramp = 1.0
-    if d.ramp_time[which] > 0.0 and t < d.ramp_time[which]:
-        ramp = t / d.ramp_time[which]
-    m = d.payload_mass[which]
-    for a in range(3):
-        out[a] = ramp * d.end_force[which, a] + m * d.gravity[a]
-    if d.drag_area[which] > 0.0 and d.rho > 0.0:
-        ux = d.vel[node, 0] - d.current[0]
-        uy = d.vel[node, 1] - d.current[1]
-        uz = d.vel[node, 2] - d.current[2]
-        f = -0.5 * d.rho * d.drag_area[which] * math.sqrt(ux * ux + uy * uy + uz * uz)
+    if ends[w, RAMP] > 0.0 and t < ends[w, RAMP]:
+        ramp = t / ends[w, RAMP]
+    m = ends[w, PAYLOAD]
+    out[0] = ramp * ends[w, FX] + m * scal[GX]
+    out[1] = ramp * ends[w, FY] + m * scal[GY]
+    out[2] = ramp * ends[w, FZ] + m * scal[GZ]
+    if ends[w, DRAG_AREA] > 0.0 and scal[RHO] > 0.0:
+        ux = vx - scal[UX]
+        uy = vy - scal[UY]
+        uz = vz - scal[UZ]
+        f = -0.5 * scal[RHO] * ends[w, DRAG_AREA] * math.sqrt(ux * ux + uy * uy + uz * uz)
         out[0] += f * ux
         out[1] += f * uy
         out[2] += f * uz
 
 
-@njit(cache=True)
-def _mass_matrix(d, i, with_payload, M):
-    """Nodal 3x3 mass matrix (structural + added mass of the half elements), seed 004 (2.15)."""
-    m = d.node_mass[i]
-    if with_payload:
-        if i == 0:
-            m += d.payload_mass[0]
-        if i == d.n_nodes - 1:
-            m += d.payload_mass[1]
-    for a in range(3):
-        for b in range(3):
-            M[a, b] = m if a == b else 0.0
-    if d.rho == 0.0:
-        return
-    for e in (i - 1, i):
-        if e < 0 or e >= d.n_nodes - 1:
-            continue
-        an = 0.5 * d.added_normal[e]
-        at = 0.5 * d.added_tangential[e]
-        for a in range(3):
-            for b in range(3):
-                qq = d.tangent[e, a] * d.tangent[e, b]
-                M[a, b] += (an * ((1.0 if a == b else 0.0) - qq) + at * qq)
+@kernel
+def _mass_matrix(i, n, mass, elem, tangent, M):
+    """Nodal 3x3 mass matrix: mass·I plus the added mass of the half elements (eq. 2.15).
+
+    Each element adds rho V (Ca_n (I - q q^T) + Ca_t q q^T) / 2, seed 004 eq. (2.14).
+    """
+    diag = mass
+    m00 = m01 = m02 = m11 = m12 = m22 = 0.0
+    for e in range(max(i - 1, 0), min(i + 1, n - 1)):
+        an = 0.5 * elem[e, ADDED_N]
+        c = 0.5 * elem[e, ADDED_T] - an
+        qx = tangent[e, 0]
+        qy = tangent[e, 1]
+        qz = tangent[e, 2]
+        diag += an
+        m00 += c * qx * qx
+        m01 += c * qx * qy
+        m02 += c * qx * qz
+        m11 += c * qy * qy
+        m12 += c * qy * qz
+        m22 += c * qz * qz
+    M[0, 0] = diag + m00
+    M[1, 1] = diag + m11
+    M[2, 2] = diag + m22
+    M[0, 1] = M[1, 0] = m01
+    M[0, 2] = M[2, 0] = m02
+    M[1, 2] = M[2, 1] = m12
 
 
-@njit(cache=True)
-def _solve3(M, f, out):
-    """Solve the 3x3 system M x = f by Cramer's rule (M symmetric positive definite)."""
-    c00 = M[1, 1] * M[2, 2] - M[1, 2] * M[2, 1]
-    c01 = M[1, 2] * M[2, 0] - M[1, 0] * M[2, 2]
-    c02 = M[1, 0] * M[2, 1] - M[1, 1] * M[2, 0]
-    det = M[0, 0] * c00 + M[0, 1] * c01 + M[0, 2] * c02
-    c10 = M[0, 2] * M[2, 1] - M[0, 1] * M[2, 2]
-    c11 = M[0, 0] * M[2, 2] - M[0, 2] * M[2, 0]
-    c12 = M[0, 1] * M[2, 0] - M[0, 0] * M[2, 1]
-    c20 = M[0, 1] * M[1, 2] - M[0, 2] * M[1, 1]
-    c21 = M[0, 2] * M[1, 0] - M[0, 0] * M[1, 2]
-    c22 = M[0, 0] * M[1, 1] - M[0, 1] * M[1, 0]
-    out[0] = (c00 * f[0] + c10 * f[1] + c20 * f[2]) / det
-    out[1] = (c01 * f[0] + c11 * f[1] + c21 * f[2]) / det
-    out[2] = (c02 * f[0] + c12 * f[1] + c22 * f[2]) / det
+@kernel
+def _solve3(M, fx, fy, fz, out):
+    """Solve M x = f for a symmetric positive definite 3x3 M (Cramer's rule)."""
+    a, b, c = M[0, 0], M[0, 1], M[0, 2]
+    d, e, f = M[1, 1], M[1, 2], M[2, 2]
+    c00 = d * f - e * e
+    c01 = e * c - b * f
+    c02 = b * e - d * c
+    det = a * c00 + b * c01 + c * c02
+    c11 = a * f - c * c
+    c12 = b * c - a * e
+    c22 = a * d - b * b
+    out[0] = (c00 * fx + c01 * fy + c02 * fz) / det
+    out[1] = (c01 * fx + c11 * fy + c12 * fz) / det
+    out[2] = (c02 * fx + c12 * fy + c22 * fz) / det
 
 
-@njit(cache=True)
-def rhs(t, y, dydt, d):
-    """dy/dt for the lumped-mass cable: node velocities and accelerations (eq. 2.16)."""
-    n = d.n_nodes
-    _load_nodes(d, t, y)
-    _tether_forces(d, t)
-    f = d.tmp[3:6]
-    acc = d.tmp[6:9]
-    M = d.motion[2]
+@kernel
+def _node_mass(i, n, node, ends):
+    """Point mass at node i [kg]: the tether's lumped mass plus a payload at a free end."""
+    m = node[i, MASS]
+    if i == 0:
+        m += ends[0, PAYLOAD]
+    if i == n - 1:
+        m += ends[1, PAYLOAD]
+    return m
+
+
+@kernel
+def _load_state(t, y, n, flags, b0, c0, b1, c1, motion, pos, vel):
+    """Node positions/velocities from y into pos/vel; held ends from their motion at t."""
     for i in range(n):
         for a in range(3):
-            dydt[3 * i + a] = d.vel[i, a]
-        held = (i == 0 and d.held[0]) or (i == n - 1 and d.held[1])
-        if held:
+            pos[i, a] = y[3 * i + a]
+            vel[i, a] = y[3 * n + 3 * i + a]
+    if flags[HELD0]:
+        eval_motion(b0, c0, t, motion[0])
+        for a in range(3):
+            pos[0, a] = motion[0, 0, a]
+            vel[0, a] = motion[0, 1, a]
+    if flags[HELD1]:
+        eval_motion(b1, c1, t, motion[1])
+        for a in range(3):
+            pos[n - 1, a] = motion[1, 0, a]
+            vel[n - 1, a] = motion[1, 1, a]
+
+
+@kernel
+def rhs(t, y, dydt, d):
+    """dy/dt for the lumped-mass cable: node velocities and accelerations, seed 004 (2.16)."""
+    n = d.n_nodes
+    flags, scal, elem, node, ends = d.flags, d.scal, d.elem, d.node, d.ends
+    pos, vel, force, tangent, motion, tmp = d.pos, d.vel, d.force, d.tangent, d.motion, d.tmp
+    _load_state(t, y, n, flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, motion, pos, vel)
+    _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, d.length, d.tension,
+                   tmp)
+    M = motion[2]
+    fluid = scal[RHO] > 0.0
+    for i in range(n):
+        base = 3 * n + 3 * i
+        for a in range(3):
+            dydt[3 * i + a] = vel[i, a]
+        if (i == 0 and flags[HELD0]) or (i == n - 1 and flags[HELD1]):
             w = 0 if i == 0 else 1
             for a in range(3):
-                dydt[3 * n + 3 * i + a] = d.motion[w, 2, a]
+                dydt[base + a] = motion[w, 2, a]
             continue
-        for a in range(3):
-            f[a] = d.force[i, a]
-        if i == 0:
-            _payload_force(d, t, 0, i, acc)
+        fx = force[i, 0]
+        fy = force[i, 1]
+        fz = force[i, 2]
+        for w in range(2):
+            if i == (0 if w == 0 else n - 1):
+                _payload_load(t, ends, w, scal, vel[i, 0], vel[i, 1], vel[i, 2], tmp[3:6])
+                fx += tmp[3]
+                fy += tmp[4]
+                fz += tmp[5]
+        m = _node_mass(i, n, node, ends)
+        if fluid:
+            _mass_matrix(i, n, m, elem, tangent, M)
+            _solve3(M, fx, fy, fz, tmp[6:9])
             for a in range(3):
-                f[a] += acc[a]
-        if i == n - 1:
-            _payload_force(d, t, 1, i, acc)
-            for a in range(3):
-                f[a] += acc[a]
-        if d.rho == 0.0:
-            m = d.node_mass[i]
-            if i == 0:
-                m += d.payload_mass[0]
-            if i == n - 1:
-                m += d.payload_mass[1]
-            for a in range(3):
-                dydt[3 * n + 3 * i + a] = f[a] / m
+                dydt[base + a] = tmp[6 + a]
         else:
-            _mass_matrix(d, i, True, M)
-            _solve3(M, f, acc)
-            for a in range(3):
-                dydt[3 * n + 3 * i + a] = acc[a]
+            dydt[base] = fx / m
+            dydt[base + 1] = fy / m
+            dydt[base + 2] = fz / m
 
 
-@njit(cache=True)
+@kernel
 def enforce(t, y, d):
     """Overwrite held ends in the state with their prescribed position and velocity."""
     n = d.n_nodes
     for w in range(2):
-        if d.held[w]:
+        if d.flags[HELD0 + w]:
             node = 0 if w == 0 else n - 1
             if w == 0:
                 eval_motion(d.breaks0, d.coeffs0, t, d.motion[0])
@@ -237,7 +256,7 @@ def enforce(t, y, d):
                 y[3 * n + 3 * node + a] = d.motion[w, 1, a]
 
 
-@njit(cache=True)
+@kernel
 def check(t, y, d):
     """Index of an element with non-finite or absurd strain, or -1 when the state is sound."""
     n = d.n_nodes
@@ -250,58 +269,47 @@ def check(t, y, d):
             s += y[3 * n + 3 * e + a] + y[3 * n + 3 * (e + 1) + a]
         if not (math.isfinite(L2) and math.isfinite(s)):
             return e
-        strain = math.sqrt(L2) / d.unstretched[e] - 1.0
-        if strain > ABSURD_STRAIN:
+        if math.sqrt(L2) / d.elem[e, L0] - 1.0 > ABSURD_STRAIN:
             return e
     return -1
 
 
-@njit(cache=True)
-def diagnostics(times, Y, d, tension, start_force, end_force, kinetic, potential):
-    """Element tension, end forces and energies at each output instant (results layer)."""
+@kernel
+def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, potential):
+    """Element tension, end forces and energies at each output instant (results layer).
+
+    dydt (state size) and M (3x3) are work arrays.
+    """
     n = d.n_nodes
-    ny = Y.shape[1]
-    dydt = np.empty(ny)
-    M = np.empty((3, 3))
-    ma = np.empty(3)
+    scal, node, ends, elem = d.scal, d.node, d.ends, d.elem
     for j in range(times.size):
-        t = times[j]
-        y = Y[j]
-        rhs(t, y, dydt, d)
+        rhs(times[j], Y[j], dydt, d)
         for e in range(n - 1):
             tension[j, e] = d.tension[e]
         # force the tether exerts on each end's holder: its own nodal load minus the
         # inertia of the tether mass lumped there (spec: results-format.md)
         for w in range(2):
             i = 0 if w == 0 else n - 1
-            _mass_matrix(d, i, False, M)
+            _mass_matrix(i, n, node[i, MASS], elem, d.tangent, M)
+            out = start_force if w == 0 else end_force
             for a in range(3):
-                ma[a] = 0.0
+                ma = 0.0
                 for b in range(3):
-                    ma[a] += M[a, b] * dydt[3 * n + 3 * i + b]
-            for a in range(3):
-                val = d.force[i, a] - ma[a]
-                if w == 0:
-                    start_force[j, a] = val
-                else:
-                    end_force[j, a] = val
+                    ma += M[a, b] * dydt[3 * n + 3 * i + b]
+                out[j, a] = d.force[i, a] - ma
         ke = 0.0
         pe = 0.0
         for i in range(n):
-            m = d.node_mass[i]
-            if i == 0:
-                m += d.payload_mass[0]
-            if i == n - 1:
-                m += d.payload_mass[1]
-            _mass_matrix(d, i, True, M)
+            m = _node_mass(i, n, node, ends)
+            _mass_matrix(i, n, m, elem, d.tangent, M)
             for a in range(3):
                 for b in range(3):
                     ke += 0.5 * d.vel[i, a] * M[a, b] * d.vel[i, b]
-                pe -= (m - d.rho * d.node_volume[i]) * d.gravity[a] * d.pos[i, a]
+                pe -= (m - scal[RHO] * node[i, VOLUME]) * scal[GX + a] * d.pos[i, a]
         for e in range(n - 1):
-            strain = d.length[e] / d.unstretched[e] - 1.0
-            if d.compression or strain > 0.0:
-                pe += 0.5 * d.EA * strain * strain * d.unstretched[e]
+            strain = d.length[e] / elem[e, L0] - 1.0
+            if d.flags[COMPRESSION] or strain > 0.0:
+                pe += 0.5 * scal[EA] * strain * strain * elem[e, L0]
         kinetic[j] = ke
         potential[j] = pe
 
@@ -342,39 +350,36 @@ class LumpedMass(Formulation):
         node_volume[:-1] += 0.5 * vol_el
         node_volume[1:] += 0.5 * vol_el
         ends = (case.start, case.end)
-        m0, m1 = (self._motion(case, "start"), self._motion(case, "end"))
+        m0, m1 = (_held_motion(case, "start"), _held_motion(case, "end"))
+        env = case.environment
+        scal = np.zeros(12)
+        scal[[EA, DAMPING, RHO, DIAMETER, CD_N, CD_T]] = (
+            t.EA, t.axial_damping, rho, t.diameter, t.cd_normal, t.cd_tangential)
+        scal[GX:GZ + 1] = env.gravity
+        scal[UX:UZ + 1] = env.current
+        flags = np.zeros(5, dtype=np.int64)
+        flags[[COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1]] = (
+            t.compression, bool(case.model.option("slack_damping")),
+            DRAG_LAW_CODES[case.drag_law], case.start.type != "free", case.end.type != "free")
+        end_table = np.zeros((2, 6))
+        for w, e in enumerate(ends):
+            if e.type == "free":
+                end_table[w, [PAYLOAD, RAMP, DRAG_AREA]] = (
+                    e.mass, e.force_ramp_time or 0.0, e.drag_area)
+                end_table[w, FX:FZ + 1] = e.force
         self.data = LumpedMassData(
             n_nodes=n,
-            unstretched=L0,
-            EA=float(t.EA),
-            damping=float(t.axial_damping),
-            compression=bool(t.compression),
-            slack_damping=bool(case.model.option("slack_damping")),
-            node_mass=node_mass,
-            payload_mass=np.array([e.mass if e.type == "free" else 0.0 for e in ends]),
-            node_volume=node_volume,
-            added_normal=rho * t.ca_normal * vol_el,  # seed 004 eq. (2.14), m_a = rho V Ca
-            added_tangential=rho * t.ca_tangential * vol_el,
-            gravity=np.array(case.environment.gravity, dtype=float),
-            current=np.array(case.environment.current, dtype=float),
-            rho=float(rho),
-            diameter=float(t.diameter),
-            cd_normal=float(t.cd_normal),
-            cd_tangential=float(t.cd_tangential),
-            drag_law=DRAG_LAW_CODES[case.drag_law],
-            held=np.array([e.type != "free" for e in ends]),
+            flags=flags,
+            scal=scal,
+            # seed 004 eq. (2.14): added mass rho V Ca, normal and tangential
+            elem=np.column_stack([L0, rho * t.ca_normal * vol_el, rho * t.ca_tangential * vol_el]),
+            node=np.column_stack([node_mass, node_volume]),
+            ends=end_table,
             breaks0=m0.breaks, coeffs0=m0.coeffs, breaks1=m1.breaks, coeffs1=m1.coeffs,
-            end_force=np.array([e.force for e in ends], dtype=float),
-            ramp_time=np.array([e.force_ramp_time or 0.0 for e in ends]),
-            drag_area=np.array([e.drag_area for e in ends]),
-            pos=np.zeros((n, 3)), vel=np.zeros((n, 3)), tangent=np.zeros((N, 3)),
-            length=np.zeros(N), tension=np.zeros(N), force=np.zeros((n, 3)),
+            pos=np.zeros((n, 3)), vel=np.zeros((n, 3)), force=np.zeros((n, 3)),
+            tangent=np.zeros((N, 3)), length=np.zeros(N), tension=np.zeros(N),
             motion=np.zeros((3, 3, 3)), tmp=np.zeros(9),
         )
-
-    @staticmethod
-    def _motion(case: Case, which: str):
-        return _held_motion(case, which)
 
     # -- the formulation surface -------------------------------------------------------
     def initial_state(self) -> np.ndarray:
@@ -394,22 +399,22 @@ class LumpedMass(Formulation):
         f1 = np.empty((k, 3))
         ke = np.empty(k)
         pe = np.empty(k)
-        diagnostics(times, np.ascontiguousarray(Y), self.data, tension, f0, f1, ke, pe)
+        diagnostics(times, np.ascontiguousarray(Y), self.data, np.empty(Y.shape[1]),
+                    np.empty((3, 3)), tension, f0, f1, ke, pe)
         pos, vel = self.node_states(Y)
         return dict(position=pos, velocity=vel, tension=tension, start_force=f0,
                     end_force=f1, kinetic_energy=ke, potential_energy=pe)
 
     def element_properties(self) -> dict[str, np.ndarray]:
+        """Per element: unstretched length [m], mass [kg], axial stiffness EA/L [N/m] and
+        damping C_ID/L [N s/m]; per node: point mass [kg] (payloads included)."""
         d = self.data
-        L0 = d.unstretched
-        mass = d.node_mass.copy()
-        mass[0] += d.payload_mass[0]
-        mass[-1] += d.payload_mass[1]
-        # axial stiffness and damping of each element as a spring between nodes
-        k = d.EA / L0
-        c = d.damping / L0
-        return dict(length=L0, mass=self.case.tether.linear_mass * L0, node_mass=mass,
-                    stiffness=k, damping=c)
+        Lu = d.elem[:, L0]
+        mass = d.node[:, MASS].copy()
+        mass[0] += d.ends[0, PAYLOAD]
+        mass[-1] += d.ends[1, PAYLOAD]
+        return dict(length=Lu, mass=self.case.tether.linear_mass * Lu, node_mass=mass,
+                    stiffness=d.scal[EA] / Lu, damping=d.scal[DAMPING] / Lu)
 
     def critical_time_step(self) -> tuple[float, int, float]:
         """Largest stable RK4 step [s], the element that limits it, and its frequency [rad/s].
@@ -423,7 +428,7 @@ class LumpedMass(Formulation):
         n = self.n_nodes
         best = (math.inf, 0, 0.0)
         for i in range(n):
-            if (i == 0 and self.data.held[0]) or (i == n - 1 and self.data.held[1]):
+            if (i == 0 and self.data.flags[HELD0]) or (i == n - 1 and self.data.flags[HELD1]):
                 continue
             adj = [e for e in (i - 1, i) if 0 <= e < n - 1]
             ks = 2.0 * sum(k[e] for e in adj)
