@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from ._jit import kernel
 from scipy.interpolate import CubicHermiteSpline, CubicSpline
+
+from ._jit import kernel
 
 __all__ = ["Trajectory", "load_trajectory", "fixed_point", "eval_motion"]
 

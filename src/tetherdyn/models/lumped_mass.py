@@ -18,8 +18,8 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from .._jit import kernel
 
+from .._jit import kernel
 from ..boundary import eval_motion, fixed_point
 from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
