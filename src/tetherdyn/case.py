@@ -359,11 +359,11 @@ def _format_validation_error(err: ValidationError) -> str:
         elif e["type"] == "missing":
             msg = "required key is missing"
         elif e["type"] == "greater_than":
-            msg = f"must be > {e['ctx']['gt']}"
+            msg = f"must be > {e['ctx']['gt']:g}"
         elif e["type"] == "greater_than_equal":
-            msg = f"must be >= {e['ctx']['ge']}"
+            msg = f"must be >= {e['ctx']['ge']:g}"
         elif e["type"] == "less_than_equal":
-            msg = f"must be <= {e['ctx']['le']}"
+            msg = f"must be <= {e['ctx']['le']:g}"
         elif e["type"] == "literal_error":
             msg = f"must be one of {e['ctx']['expected']}"
         line = f"{path}: {msg}" if path else msg
