@@ -63,7 +63,7 @@ def eval_motion(breaks, coeffs, t, out):
             out[1, a] = 0.0
             out[2, a] = 0.0
         return
-    if t <= breaks[0]:
+    if t < breaks[0]:
         for a in range(3):
             out[0, a] = coeffs[0, a, 3]
             out[1, a] = 0.0

@@ -382,7 +382,7 @@ def load_case(source: str | Path | dict | Case, *, base_dir: str | Path | None =
     if isinstance(source, Case):
         return source
     if isinstance(source, dict):
-        raw = copy.deepcopy(source)
+        raw = _plain(source)
         folder = Path(base_dir) if base_dir is not None else Path.cwd()
     else:
         path = Path(source)
@@ -405,6 +405,19 @@ def load_case(source: str | Path | dict | Case, *, base_dir: str | Path | None =
     case = Case(data, raw, folder.resolve())
     _check_semantics(case)
     return case
+
+
+def _plain(obj: Any) -> Any:
+    """A deep copy with numpy scalars and arrays turned into plain Python (YAML-safe)."""
+    if isinstance(obj, dict):
+        return {k: _plain(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_plain(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return _plain(obj.tolist())
+    if isinstance(obj, np.generic):
+        return obj.item()
+    return obj
 
 
 def _check_semantics(case: Case) -> None:
