@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 import warnings
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -64,6 +65,21 @@ MODEL_METHODS: dict[str, tuple[str, ...]] = {
 }
 
 
+class _Loader(yaml.SafeLoader):
+    """YAML 1.2 numbers: PyYAML (YAML 1.1) reads ``2.0e7`` or ``1e-3`` as strings."""
+
+
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+                |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
+                |\.[0-9_]+(?:[eE][-+]?[0-9]+)?
+                |[-+]?\.(?:inf|Inf|INF)
+                |\.(?:nan|NaN|NAN))$""", re.X),
+    list("-+0123456789."),
+)
+
+
 class CaseError(ValueError):
     """A case that cannot run; the message names every offending key path."""
 
@@ -100,7 +116,7 @@ Vec3 = Annotated[tuple[float, float, float], BeforeValidator(_vec3)]
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Tether(_Section):
@@ -162,7 +178,7 @@ class Tether(_Section):
 class ModelSection(BaseModel):
     """``model``: the formulation and its discretisation; model-specific keys are extras."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True, strict=True)
 
     type: Literal["lumped_mass", "rigid_links", "rod_chain", "ancf2d", "higher_order"]
     elements: int = Field(ge=1, le=100_000)
@@ -234,8 +250,9 @@ class Initial(_Section):
         if self.shape == "points":
             if self.points is None or len(self.points) < 2:
                 raise ValueError("points: shape 'points' needs at least 2 points")
-            if self.direction is not None or self.angle_from_gravity_deg is not None:
-                raise ValueError("direction: not used with shape 'points'")
+            for key in ("direction", "angle_from_gravity_deg"):
+                if getattr(self, key) is not None:
+                    raise ValueError(f"{key}: not used with shape 'points'")
         else:
             if self.points is not None:
                 raise ValueError("points: only with shape 'points'")
@@ -328,7 +345,8 @@ _UNION_TAGS = ("float", "int", "bool", "str", "dict", "tuple", "list")
 def _is_tag(p: object) -> bool:
     """pydantic's union/validator tags inside a location (not case keys)."""
     return isinstance(p, str) and (
-        p in _UNION_TAGS or p.startswith(("function-", "constrained", "literal", "tuple["))
+        p in _UNION_TAGS
+        or p.startswith(("function-", "constrained", "literal", "tuple[", "dict[", "list["))
     )
 
 
@@ -345,7 +363,14 @@ def _loc(loc: tuple) -> str:
 def _format_validation_error(err: ValidationError) -> str:
     msgs: list[str] = []
     seen: set[str] = set()
-    for e in err.errors():
+    errors = err.errors()
+    # a union (e.g. trajectory: file path | table) reports every branch; when one branch
+    # failed deeper inside the value, the shallow "not a string" of the other is noise
+    deep = {_loc(e["loc"]) for e in errors}
+    errors = [e for e in errors if not (
+        e["type"] == "string_type" and any(
+            d.startswith(_loc(e["loc"]) + ".") for d in deep))]
+    for e in errors:
         path = _loc(e["loc"])
         msg = e["msg"]
         if msg.startswith("Value error, "):
@@ -393,7 +418,7 @@ def load_case(source: str | Path | dict | Case, *, base_dir: str | Path | None =
                 raise CaseError(f"case file not found: {path}")
             text, folder = path.read_text(), Path(base_dir) if base_dir else path.parent
         try:
-            raw = yaml.safe_load(text)
+            raw = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
         except yaml.YAMLError as exc:
             raise CaseError(f"case file is not valid YAML: {exc}") from None
         if not isinstance(raw, dict):
@@ -485,13 +510,12 @@ def _check_semantics(case: Case) -> None:
                 setattr(case, f"{which}_trajectory", traj)
     both_kinematic = case.start.type in kinematic and case.end.type in kinematic
     ini = case.initial
-    if ini.shape == "straight" and both_kinematic and (
-        ini.direction is not None or ini.angle_from_gravity_deg is not None
-    ):
-        errors.append(
-            "initial.direction: omit it when both ends are fixed or prescribed "
-            "(the straight line between them is used)"
-        )
+    for key in ("direction", "angle_from_gravity_deg"):
+        if ini.shape == "straight" and both_kinematic and getattr(ini, key) is not None:
+            errors.append(
+                f"initial.{key}: omit it when both ends are fixed or prescribed "
+                "(the straight line between them is used)"
+            )
     if ini.shape == "straight" and both_kinematic and not errors:
         a, b = _end_positions_at_zero(case)
         if np.linalg.norm(b - a) > t.length * (1 + 10.0):

@@ -1,0 +1,72 @@
+"""Shared fixtures: tiny, fast cases (4 lumped-mass elements, a fraction of a second)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+#: a 1 m, 4-element chain [SI]: element 0.25 m / 0.0125 kg, spring EA/L_e = 2000 N/m, so the
+#: highest axial frequency is 2*sqrt(2000/0.0125) = 800 rad/s and the RK4 limit 3.5 ms.
+SMALL_CASE: dict[str, Any] = {
+    "name": "small test chain",
+    "tether": {"length": 1.0, "diameter": 1.0e-3, "mass_per_length": 0.05, "EA": 500.0},
+    "model": {"type": "lumped_mass", "elements": 4},
+    "initial": {"angle_from_gravity_deg": 10.0},
+    "solver": {"method": "rk4", "dt": 1.0e-3, "duration": 0.2, "output_interval": 0.01},
+}
+
+
+def set_key(case: dict, path: str, value: Any) -> dict:
+    """Set a dotted key path (``tether.EA``) in a case dict, creating sections; returns case."""
+    node = case
+    parts = path.split(".")
+    for p in parts[:-1]:
+        node = node.setdefault(p, {})
+    node[parts[-1]] = value
+    return case
+
+
+def drop_key(case: dict, path: str) -> dict:
+    """Remove a dotted key path from a case dict; returns case."""
+    node = case
+    parts = path.split(".")
+    for p in parts[:-1]:
+        node = node[p]
+    del node[parts[-1]]
+    return case
+
+
+def make_small_case(changes: dict[str, Any] | None = None, **sections: Any) -> dict:
+    """A deep copy of :data:`SMALL_CASE` with dotted-key ``changes`` and whole ``sections``
+    replaced (``make_small_case({"tether.EA": 100.0}, end={...})``)."""
+    case = copy.deepcopy(SMALL_CASE)
+    for key, value in sections.items():
+        case[key] = copy.deepcopy(value)
+    for path, value in (changes or {}).items():
+        set_key(case, path, value)
+    return case
+
+
+@pytest.fixture(scope="session")
+def small_case() -> Callable[..., dict]:
+    """The :func:`make_small_case` factory."""
+    return make_small_case
+
+
+@pytest.fixture
+def write_case(tmp_path: Path) -> Callable[..., Path]:
+    """Write a case dict as YAML: ``write_case(case, "name.yaml", folder=None) -> Path``."""
+
+    def _write(case: dict, name: str = "case.yaml", folder: Path | None = None) -> Path:
+        folder = tmp_path if folder is None else folder
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / name
+        path.write_text(yaml.safe_dump(case, sort_keys=False))
+        return path
+
+    return _write
