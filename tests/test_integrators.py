@@ -21,7 +21,7 @@ def pendulum(method: str, **solver) -> dict:
 
 def test_energy_row_reduced():
     row = energy_check(full=False)
-    # RK4 truncation over 3 periods at dt = 0.2 ms stays well below the 1e-4
+    # RK4 drift over 3 periods at dt = 0.05 ms stays well below the 1e-4
     assert row.values["drift"] < 1e-4
     assert row.passed
 

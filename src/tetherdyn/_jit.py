@@ -14,6 +14,9 @@ from __future__ import annotations
 from numba import njit
 
 kernel = njit(cache=True, _nrt=False)
+#: small helpers called per node or element: inlined into their caller (12-19 % per step
+#: in water, measured by benchmarks/bench_lumped_mass.py)
+inline_kernel = njit(cache=True, _nrt=False, inline="always")
 loop = njit(_nrt=False)
 
-__all__ = ["kernel", "loop"]
+__all__ = ["kernel", "inline_kernel", "loop"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ._jit import kernel
+from ._jit import inline_kernel, kernel
 
 #: drag-law codes used by the compiled kernels
 CROSS_FLOW = 0
@@ -38,7 +38,7 @@ def loading_function_tangential(eta):
     return f if f > 0.0 else 0.0
 
 
-@kernel
+@inline_kernel
 def element_drag(law, rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy, uz, out):
     """Drag force [N] on one straight element, written to out[0:3].
 

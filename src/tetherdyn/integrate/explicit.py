@@ -22,10 +22,11 @@ STEP_UNDERFLOW = 3
 
 @loop
 def _state_finite(y):
-    s = 0.0
+    # x - x is 0 for a finite x and NaN for inf / NaN: an OR that vectorises
+    bad = False
     for i in range(y.size):
-        s += y[i]
-    return math.isfinite(s)
+        bad |= (y[i] - y[i]) != 0.0
+    return not bad
 
 
 @loop

@@ -19,7 +19,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import inline_kernel, kernel
 from ..boundary import eval_motion, fixed_point
 from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
@@ -64,19 +64,21 @@ def _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, length,
         dy = pos[e + 1, 1] - pos[e, 1]
         dz = pos[e + 1, 2] - pos[e, 2]
         L = math.sqrt(dx * dx + dy * dy + dz * dz)  # seed 004 eq. (2.3)
-        qx = dx / L
-        qy = dy / L
-        qz = dz / L
+        inv_L = 1.0 / L
+        qx = dx * inv_L
+        qy = dy * inv_L
+        qz = dz * inv_L
         length[e] = L
         tangent[e, 0] = qx
         tangent[e, 1] = qy
         tangent[e, 2] = qz
         Lu = elem[e, L0]
-        strain = (L - Lu) / Lu  # seed 004 eq. (2.10)
+        inv_Lu = 1.0 / Lu
+        strain = (L - Lu) * inv_Lu  # seed 004 eq. (2.10)
         dvx = vel[e + 1, 0] - vel[e, 0]
         dvy = vel[e + 1, 1] - vel[e, 1]
         dvz = vel[e + 1, 2] - vel[e, 2]
-        strain_rate = (dvx * qx + dvy * qy + dvz * qz) / Lu  # seed 004 eq. (2.11)
+        strain_rate = (dvx * qx + dvy * qy + dvz * qz) * inv_Lu  # seed 004 eq. (2.11)
         elastic = scal[EA] * strain
         viscous = scal[DAMPING] * strain_rate
         if flags[COMPRESSION] == 0 and strain <= 0.0:  # bilinear law, seed 004 eq. (2.17)
@@ -103,7 +105,7 @@ def _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, length,
         force[e + 1, 2] -= T * qz
 
 
-@kernel
+@inline_kernel
 def _payload_load(t, ends, w, scal, vx, vy, vz, out):
     """Applied force (ramped), payload weight and payload drag at free end w [N]."""
     ramp = 1.0
@@ -123,7 +125,7 @@ def _payload_load(t, ends, w, scal, vx, vy, vz, out):
         out[2] += f * uz
 
 
-@kernel
+@inline_kernel
 def _mass_matrix(i, n, mass, elem, tangent, M):
     """Nodal 3x3 mass matrix: mass·I plus the added mass of the half elements (eq. 2.15).
 
@@ -152,7 +154,7 @@ def _mass_matrix(i, n, mass, elem, tangent, M):
     M[1, 2] = M[2, 1] = m12
 
 
-@kernel
+@inline_kernel
 def _solve3(M, fx, fy, fz, out):
     """Solve M x = f for a symmetric positive definite 3x3 M (Cramer's rule)."""
     a, b, c = M[0, 0], M[0, 1], M[0, 2]
@@ -164,12 +166,13 @@ def _solve3(M, fx, fy, fz, out):
     c11 = a * f - c * c
     c12 = b * c - a * e
     c22 = a * d - b * b
-    out[0] = (c00 * fx + c01 * fy + c02 * fz) / det
-    out[1] = (c01 * fx + c11 * fy + c12 * fz) / det
-    out[2] = (c02 * fx + c12 * fy + c22 * fz) / det
+    inv_det = 1.0 / det
+    out[0] = (c00 * fx + c01 * fy + c02 * fz) * inv_det
+    out[1] = (c01 * fx + c11 * fy + c12 * fz) * inv_det
+    out[2] = (c02 * fx + c12 * fy + c22 * fz) * inv_det
 
 
-@kernel
+@inline_kernel
 def _node_mass(i, n, node, ends):
     """Point mass at node i [kg]: the tether's lumped mass plus a payload at a free end."""
     m = node[i, MASS]
@@ -235,9 +238,10 @@ def rhs(t, y, dydt, d):
             for a in range(3):
                 dydt[base + a] = tmp[6 + a]
         else:
-            dydt[base] = fx / m
-            dydt[base + 1] = fy / m
-            dydt[base + 2] = fz / m
+            inv_m = 1.0 / m
+            dydt[base] = fx * inv_m
+            dydt[base + 1] = fy * inv_m
+            dydt[base + 2] = fz * inv_m
 
 
 @kernel
