@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Row", "register", "all_checks", "run_checks", "write_report", "TIERS"]
+__all__ = ["Row", "register", "save_figure", "all_checks", "run_checks", "write_report", "TIERS"]
 
 #: the report's tiers, in order
 TIERS = ("analytic", "cross-formulation", "seed", "peer")
@@ -60,6 +60,14 @@ def register(key: str, tier: str, title: str) -> Callable[[Callable[..., Row]], 
         return func
 
     return deco
+
+
+def save_figure(fig, figure_dir: Path, name: str) -> str:
+    """Lay out and write a check's figure (150 dpi) under figure_dir; returns its file name."""
+    fig.tight_layout()
+    figure_dir.mkdir(parents=True, exist_ok=True)
+    fig.savefig(figure_dir / name, dpi=150)
+    return name
 
 
 def all_checks() -> dict[str, CheckSpec]:

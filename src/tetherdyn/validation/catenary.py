@@ -45,7 +45,7 @@ from .. import analytic
 from ..case import load_case
 from ..models import build_model
 from ..simulate import simulate
-from . import Row, register
+from . import Row, register, save_figure
 
 #: the seed-000 tether (1.5875 mm, 0.016 kg/m) with a soft EA so that elasticity shows
 DIAMETER = 1.5875e-3  # [m]
@@ -333,9 +333,7 @@ def _figure(results: dict, figure_dir: Path) -> str:
         ax.set_title("discretisation bias", fontsize=9)
         ax.grid(lw=0.3, which="both")
         ax.legend(fontsize=7, frameon=False)
-    fig.tight_layout()
-    name = "elastic_catenary.png"
-    fig.savefig(figure_dir / name, dpi=150)
+    name = save_figure(fig, figure_dir, "elastic_catenary.png")
     return name
 
 

@@ -37,7 +37,7 @@ from scipy import integrate, optimize
 from .. import analytic
 from ..hydro import loading_function_normal, loading_function_tangential
 from ..simulate import simulate
-from . import Row, register
+from . import Row, register, save_figure
 
 # ---- the cable: 10 m of 10 mm steel-density wire in sea water ---------------------------------
 LENGTH = 10.0  # [m]
@@ -180,10 +180,7 @@ def _finish(fig, ax, figure_dir: Path, name: str) -> str:
     ax.grid(True, lw=0.4, alpha=0.6)
     ax.legend(fontsize=8, frameon=False, loc="lower right")
     ax.set_xlabel("time t [s]")
-    fig.tight_layout()
-    figure_dir.mkdir(parents=True, exist_ok=True)
-    fig.savefig(figure_dir / name, dpi=150)
-    return name
+    return save_figure(fig, figure_dir, name)
 
 
 # ---- check 1: broadside, cross-flow law -----------------------------------------------------
@@ -552,10 +549,7 @@ def check_towed(full: bool = True, figure_dir: Path | None = None) -> Row:
         ax.legend(fontsize=8, frameon=False, loc="lower right")
         ax.set_title(f"Cable towed at {TOW_SPEED:g} m/s with a {TOW_END_MASS:g} kg end mass "
                      f"(steady, t = {duration:g} s)", fontsize=10)
-        fig.tight_layout()
-        figure_dir.mkdir(parents=True, exist_ok=True)
-        figure = "towed_cable_profile.png"
-        fig.savefig(figure_dir / figure, dpi=150)
+        figure = save_figure(fig, figure_dir, "towed_cable_profile.png")
     return Row(
         name="Towed cable with end mass, steady profile (cross_flow)",
         tier="analytic",

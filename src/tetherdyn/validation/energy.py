@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from ..simulate import simulate
-from . import Row, register
+from . import Row, register, save_figure
 
 TOLERANCE = 1e-4  # issue 2: max|E - E0| / max KE over many periods
 # RK4 damps the fast axial modes slightly: measured drift 1.4e-4 at dt = 0.2 ms, 2.9e-5 at
@@ -49,9 +49,7 @@ def check(full: bool = True, figure_dir: Path | None = None) -> Row:
         ax.set_xlabel("time [s]")
         ax.set_ylabel("(E − E0) / max KE")
         ax.set_title(f"Undamped lumped-mass cable, RK4, dt = {DT * 1e3:g} ms")
-        fig.tight_layout()
-        figure = "energy_conservation.png"
-        fig.savefig(figure_dir / figure, dpi=120)
+        figure = save_figure(fig, figure_dir, "energy_conservation.png")
     return Row(
         name="Energy, no damping/drag (lumped_mass, RK4)",
         tier="analytic",

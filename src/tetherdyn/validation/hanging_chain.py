@@ -24,7 +24,7 @@ from scipy import optimize
 
 from .. import analytic
 from ..simulate import simulate
-from . import Row, register
+from . import Row, register, save_figure
 
 #: the seed-000 tether: 10 m long, 1.5875 mm diameter, 0.16 kg
 LENGTH = 10.0  # [m]
@@ -310,9 +310,7 @@ def _figure(runs: list[ChainRun], figure_dir: Path) -> str:
     ax2.grid(alpha=0.3, which="major")
     ax2.grid(alpha=0.1, which="minor")
     ax2.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
-    name = "hanging_chain_period.png"
-    fig.savefig(figure_dir / name, dpi=150)
+    name = save_figure(fig, figure_dir, "hanging_chain_period.png")
     return name
 
 

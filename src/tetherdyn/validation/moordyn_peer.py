@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..simulate import simulate
-from . import Row, register
+from . import Row, register, save_figure
 
 L, MPL, D, EA = 10.0, 0.016, 1.5875e-3, 80.0  # the seed-000 tether (bead-model EA)
 VACUUM_TOL = 1e-8  # m: round-off grows (chaotic swing) but stays far below this over 2 s
@@ -73,9 +73,7 @@ def check(full: bool = True, figure_dir: Path | None = None) -> Row:
         ax.set_ylabel("anchor force [N]")
         ax.legend()
         ax.set_title(f"Seed-000 cable released at 30°, N = {n}, RK4 dt = 0.1 ms")
-        fig.tight_layout()
-        figure = "moordyn_same_cable.png"
-        fig.savefig(figure_dir / figure, dpi=120)
+        figure = save_figure(fig, figure_dir, "moordyn_same_cable.png")
     return Row(
         name=f"Same cable in MoorDyn 2.7.2 (N = {n}, RK4, {duration:g} s)",
         tier="peer",

@@ -16,7 +16,7 @@ import numpy as np
 from ..case import load_case
 from ..models import build_model
 from ..simulate import simulate
-from . import Row, register
+from . import Row, register, save_figure
 
 SEED_STRAIN = 0.01  # "approximately one percent"
 TOLERANCE = 0.1  # "approximately": 10 % of the quoted value
@@ -58,9 +58,7 @@ def check(full: bool = True, figure_dir: Path | None = None) -> Row:
         ax.set_ylabel("mean strain (tip depth / L − 1) [%]")
         ax.legend()
         ax.set_title("Seed 000 bead model settling under its own weight")
-        fig.tight_layout()
-        figure = "seed000_bead_static_strain.png"
-        fig.savefig(figure_dir / figure, dpi=120)
+        figure = save_figure(fig, figure_dir, "seed000_bead_static_strain.png")
     return Row(
         name="Seed 000 §5.2 bead model: static strain, RK4 dt = 0.005 s",
         tier="seed",
