@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
+from tetherdyn.case import set_key
+
 #: a 1 m, 4-element chain [SI]: element 0.25 m / 0.0125 kg, spring EA/L_e = 2000 N/m, so the
 #: highest axial frequency is 2*sqrt(2000/0.0125) = 800 rad/s and the RK4 limit 3.5 ms.
 SMALL_CASE: dict[str, Any] = {
@@ -19,26 +21,6 @@ SMALL_CASE: dict[str, Any] = {
     "initial": {"angle_from_gravity_deg": 10.0},
     "solver": {"method": "rk4", "dt": 1.0e-3, "duration": 0.2, "output_interval": 0.01},
 }
-
-
-def set_key(case: dict, path: str, value: Any) -> dict:
-    """Set a dotted key path (``tether.EA``) in a case dict, creating sections; returns case."""
-    node = case
-    parts = path.split(".")
-    for p in parts[:-1]:
-        node = node.setdefault(p, {})
-    node[parts[-1]] = value
-    return case
-
-
-def drop_key(case: dict, path: str) -> dict:
-    """Remove a dotted key path from a case dict; returns case."""
-    node = case
-    parts = path.split(".")
-    for p in parts[:-1]:
-        node = node[p]
-    del node[parts[-1]]
-    return case
 
 
 def make_small_case(changes: dict[str, Any] | None = None, **sections: Any) -> dict:

@@ -18,6 +18,7 @@ import yaml
 
 import tetherdyn
 from tetherdyn import CaseError, CaseWarning, load_case
+from tetherdyn.case import set_key
 
 NAN = float("nan")
 INF = float("inf")
@@ -29,11 +30,7 @@ def _set(path: str, value) -> Callable[[dict], None]:
     """A mutation that sets the dotted key ``path`` of a case dict."""
 
     def mutate(case: dict) -> None:
-        node = case
-        parts = path.split(".")
-        for p in parts[:-1]:
-            node = node.setdefault(p, {})
-        node[parts[-1]] = value
+        set_key(case, path, value)
 
     return mutate
 

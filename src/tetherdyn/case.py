@@ -26,9 +26,12 @@ from pydantic import (
     model_validator,
 )
 
-from .boundary import Trajectory, load_trajectory
+from .boundary import Trajectory, fixed_point, load_trajectory
 
-__all__ = ["Case", "CaseError", "CaseWarning", "load_case", "MODEL_TYPES", "IMPLEMENTED_MODELS"]
+__all__ = [
+    "Case", "CaseError", "CaseWarning", "load_case", "set_key", "MODEL_TYPES",
+    "IMPLEMENTED_MODELS",
+]
 
 #: every model type the case format knows (spec), and the ones this version can run.
 MODEL_TYPES = ("lumped_mass", "rigid_links", "rod_chain", "ancf2d", "higher_order")
@@ -324,6 +327,23 @@ class Case:
     def start_position(self) -> np.ndarray:
         return np.array(self.start.position or (0.0, 0.0, 0.0))
 
+    def end_motion(self, which: str) -> Trajectory | None:
+        """Motion of a held end (``"start"`` or ``"end"``), None for a free end."""
+        end = getattr(self, which)
+        if end.type == "prescribed":
+            return getattr(self, f"{which}_trajectory")
+        if end.type == "fixed":
+            return fixed_point(end.position or (0.0, 0.0, 0.0))
+        return None
+
+    def end_state(self, which: str, t: float) -> tuple[np.ndarray, np.ndarray] | None:
+        """Position [m] and velocity [m/s] of a held end at time t, None for a free end."""
+        motion = self.end_motion(which)
+        if motion is None:
+            return None
+        pos, vel, _ = motion.evaluate(t)
+        return pos, vel
+
     def to_yaml(self) -> str:
         """The case as YAML text (as given, defaults not expanded)."""
         return yaml.safe_dump(self.raw, sort_keys=False)
@@ -335,12 +355,18 @@ class Case:
         """A new validated case with dotted keys replaced, e.g. ``{"model.elements": 64}``."""
         raw = copy.deepcopy(self.raw)
         for path, value in changes.items():
-            node = raw
-            parts = path.split(".")
-            for p in parts[:-1]:
-                node = node.setdefault(p, {})
-            node[parts[-1]] = value
+            set_key(raw, path, value)
         return load_case(raw, base_dir=self.base_dir)
+
+
+def set_key(case: dict, path: str, value: Any) -> dict:
+    """Set a dotted key path (``tether.EA``) in a case dict, creating sections; returns it."""
+    node = case
+    parts = path.split(".")
+    for p in parts[:-1]:
+        node = node.setdefault(p, {})
+    node[parts[-1]] = value
+    return case
 
 
 _UNION_TAGS = ("float", "int", "bool", "str", "dict", "tuple", "list")
@@ -527,7 +553,7 @@ def _check_semantics(case: Case) -> None:
                 "(the straight line between them is used)"
             )
     if ini.shape == "straight" and both_kinematic and not errors:
-        a, b = _end_positions_at_zero(case)
+        a, b = case.end_state("start", 0.0)[0], case.end_state("end", 0.0)[0]
         if np.linalg.norm(b - a) > t.length * (1 + 10.0):
             errors.append("initial: the ends are more than 11 tether lengths apart")
         if np.linalg.norm(b - a) == 0.0:
@@ -544,14 +570,3 @@ def _check_semantics(case: Case) -> None:
                 f"tether.{key}: not used by model {mtype}; ignored", CaseWarning, stacklevel=3
             )
 
-
-def _end_positions_at_zero(case: Case) -> tuple[np.ndarray, np.ndarray]:
-    """Positions of the start and end at t = 0 when both are fixed or prescribed."""
-    out = []
-    for which in ("start", "end"):
-        end = getattr(case, which)
-        if end.type == "prescribed":
-            out.append(getattr(case, f"{which}_trajectory").evaluate(0.0)[0])
-        else:
-            out.append(np.array(end.position or (0.0, 0.0, 0.0)))
-    return out[0], out[1]

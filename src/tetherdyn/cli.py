@@ -40,13 +40,11 @@ def _load(path: str) -> Case:
 def static_top_tension(case: Case) -> tuple[float, str]:
     """Static tension [N] at the upper held end and how it was obtained."""
     from .analytic import elastic_catenary
-    from .initial import end_motion_at
-
     t, env = case.tether, case.environment
     g = np.asarray(env.gravity, dtype=float)
     w = (t.linear_mass - env.fluid_density * t.displaced) * g  # wet weight per metre [N/m]
-    a = end_motion_at(case, "start", 0.0)
-    b = end_motion_at(case, "end", 0.0)
+    a = case.end_state("start", 0.0)
+    b = case.end_state("end", 0.0)
     if a is not None and b is not None:
         gmag = float(np.linalg.norm(g))
         if gmag == 0 or float(np.linalg.norm(w)) == 0:
@@ -67,6 +65,7 @@ def static_top_tension(case: Case) -> tuple[float, str]:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    from .integrate import output_times
     from .models import build_model
 
     case = _load(args.case)
@@ -89,7 +88,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     print(f"critical dt : {dt_crit:.4g} s for explicit RK4 (limited by element {element}); "
           f"solver.dt = {s.dt:g} s" + ("  <-- above the limit" if
                                       case.method == "rk4" and s.dt > dt_crit else ""))
-    n_out = int(math.floor(s.duration / s.output_interval + 1e-9)) + 1
+    n_out = output_times(s.duration, s.output_interval).size
     print(f"run         : {s.duration:g} s, {n_out} outputs every {s.output_interval:g} s"
           + (f", {int(round(s.duration / s.dt))} steps" if case.method == "rk4" else ""))
     return 0

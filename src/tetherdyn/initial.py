@@ -8,19 +8,7 @@ import numpy as np
 
 from .case import Case
 
-__all__ = ["initial_nodes", "end_motion_at"]
-
-
-def end_motion_at(case: Case, which: str, t: float) -> tuple[np.ndarray, np.ndarray] | None:
-    """Position and velocity of a fixed or prescribed end at time t, None for a free end."""
-    end = getattr(case, which)
-    if end.type == "fixed":
-        pos = np.array(end.position if end.position is not None else (0.0, 0.0, 0.0))
-        return pos, np.zeros(3)
-    if end.type == "prescribed":
-        p, v, _ = getattr(case, f"{which}_trajectory").evaluate(t)
-        return p, v
-    return None
+__all__ = ["initial_nodes"]
 
 
 def _straight_direction(case: Case) -> np.ndarray:
@@ -63,8 +51,8 @@ def initial_nodes(case: Case, arc_length: np.ndarray) -> tuple[np.ndarray, np.nd
     L = case.tether.length
     frac = np.asarray(arc_length, dtype=float) / L
     ini = case.initial
-    start = end_motion_at(case, "start", 0.0)
-    end = end_motion_at(case, "end", 0.0)
+    start = case.end_state("start", 0.0)
+    end = case.end_state("end", 0.0)
     if ini.shape == "points":
         pts = np.asarray(ini.points, dtype=float)
         if len(pts) == len(frac):

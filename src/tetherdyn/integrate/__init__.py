@@ -16,7 +16,7 @@ import numpy as np
 from ..models.base import Formulation
 from .explicit import MAX_STEPS, STEP_UNDERFLOW, rk4_chunk, rk45_chunk
 
-__all__ = ["integrate", "IntegrationResult", "SimulationError", "METHODS"]
+__all__ = ["integrate", "output_times", "IntegrationResult", "SimulationError", "METHODS"]
 
 METHODS = ("rk4", "rk45")
 
@@ -45,7 +45,14 @@ def _progress(total: float, enabled: bool | None):
                 bar_format="{l_bar}{bar}| {n:.3g}/{total:.3g} s [{elapsed}<{remaining}]")
 
 
-def _fail(model: Formulation, info: np.ndarray, dt_hint: float) -> SimulationError:
+def output_times(duration: float, output_interval: float) -> np.ndarray:
+    """Output instants [s]: j * output_interval for j = 0 … floor(duration / output_interval)."""
+    return np.arange(int(math.floor(duration / output_interval + 1e-9)) + 1) * output_interval
+
+
+def _fail(model: Formulation, info: np.ndarray) -> SimulationError:
+    """The error for a failed run; the stability hint is computed only now, when needed."""
+    dt_hint = model.critical_time_step()[0]
     status, t_fail, element = int(info[0]), float(info[1]), int(info[2])
     if status == MAX_STEPS:
         return SimulationError(
@@ -71,18 +78,14 @@ def integrate(model: Formulation, method: str, dt: float, duration: float,
     Output instants are ``j * output_interval`` for j = 0 … floor(duration / output_interval).
     Raises :class:`SimulationError` on blow-up.
     """
-    n_out = int(math.floor(duration / output_interval + 1e-9)) + 1
-    times = np.arange(n_out) * output_interval
+    times = output_times(duration, output_interval)
+    n_out = times.size
     y = np.ascontiguousarray(model.initial_state() if y0 is None else y0, dtype=float).copy()
     model.enforce(0.0, y, model.data)
     ny = y.size
     Y = np.empty((n_out, ny))
     Y[0] = y
     bad = model.check(0.0, y, model.data)
-    try:
-        dt_hint = model.critical_time_step()[0]
-    except NotImplementedError:  # pragma: no cover - every model provides it
-        dt_hint = dt
     if bad >= 0:
         raise SimulationError(f"the initial state is not finite or absurd in element {bad}")
     bar = _progress(times[-1], progress)
@@ -108,7 +111,7 @@ def integrate(model: Formulation, method: str, dt: float, duration: float,
             if info[0] != 0:
                 if bar is not None:
                     bar.close()
-                raise _fail(model, info, dt_hint)
+                raise _fail(model, info)
             chunk = _next_chunk(chunk, el)
         evals, steps = int(info[3]), (n_out - 1) * spo
     elif method == "rk45":
@@ -131,7 +134,7 @@ def integrate(model: Formulation, method: str, dt: float, duration: float,
             if state[0] != 0:
                 if bar is not None:
                     bar.close()
-                raise _fail(model, state, dt_hint)
+                raise _fail(model, state)
             chunk = _next_chunk(chunk, el)
         evals, steps = int(state[3]), int(state[5])
     else:

@@ -318,15 +318,6 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
         potential[j] = pe
 
 
-def _held_motion(case: Case, which: str):
-    end = getattr(case, which)
-    if end.type == "prescribed":
-        return getattr(case, f"{which}_trajectory")
-    if end.type == "fixed":
-        return fixed_point(end.position if end.position is not None else (0.0, 0.0, 0.0))
-    return fixed_point((0.0, 0.0, 0.0))  # unused placeholder arrays for a free end
-
-
 class LumpedMass(Formulation):
     """Lumped-mass Voigt cable (``model.type: lumped_mass``)."""
 
@@ -354,7 +345,8 @@ class LumpedMass(Formulation):
         node_volume[:-1] += 0.5 * vol_el
         node_volume[1:] += 0.5 * vol_el
         ends = (case.start, case.end)
-        m0, m1 = (_held_motion(case, "start"), _held_motion(case, "end"))
+        # a free end gets placeholder arrays (the kernels never read them)
+        m0, m1 = (case.end_motion(w) or fixed_point((0.0, 0.0, 0.0)) for w in ("start", "end"))
         env = case.environment
         scal = np.zeros(12)
         scal[[EA, DAMPING, RHO, DIAMETER, CD_N, CD_T]] = (
