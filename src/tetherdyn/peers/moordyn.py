@@ -27,7 +27,7 @@ How the run is set up (all checked against MoorDyn 2.7.2, see ``README_moordyn.m
   drag or added mass) and far above the seabed (``WtrDpth``); positions are returned
   in the caller's frame.
 
-Run this file directly for a self-check and a small timing table.
+Run ``python -m tetherdyn.peers.moordyn`` for a self-check against MoorDyn itself.
 """
 
 import contextlib
@@ -518,6 +518,7 @@ def _self_check() -> int:
     length, mass, diam, ea = 10.0, 0.16, 1.5875e-3, 80.0
     w = mass / length
     weight = mass * 9.81
+    cable = dict(length=length, mass_per_length=w, diameter=diam, EA=ea, dt=1e-4)
     ok = True
 
     # 1) pendulum: straight line released at 5 deg from vertical, vacuum, no damping.
@@ -525,18 +526,8 @@ def _self_check() -> int:
     th = math.radians(5.0)
     u = np.array([math.sin(th), 0.0, -math.cos(th)])
     nodes0 = np.outer(np.linspace(0.0, length, n + 1), u)
-    res = run_moordyn_line(
-        n_elements=n,
-        length=length,
-        mass_per_length=w,
-        diameter=diam,
-        EA=ea,
-        axial_damping=0.0,
-        dt=1e-4,
-        duration=2.0,
-        initial_nodes=nodes0,
-        output_interval=1e-3,
-    )
+    res = run_moordyn_line(n_elements=n, axial_damping=0.0, duration=2.0,
+                           initial_nodes=nodes0, output_interval=1e-3, **cable)
     pos = res["positions"]
     start_ok = np.allclose(pos[0], nodes0, atol=1e-12)
     # first output step (1 ms): the unstretched straight line carries no tension at t = 0,
@@ -564,17 +555,8 @@ def _self_check() -> int:
     # BA = 5 N s gives ~0.35 of critical damping on the first axial mode
     # (zeta_1 = BA * omega_1 / (2 EA), omega_1 = pi/2 * sqrt(EA/w) / L) and stays well inside
     # the RK4 stability limit of the stiffest damping mode at dt = 1e-4 s.
-    res = run_moordyn_line(
-        n_elements=n,
-        length=length,
-        mass_per_length=w,
-        diameter=diam,
-        EA=ea,
-        axial_damping=5.0,
-        dt=1e-4,
-        duration=6.0,
-        output_interval=1e-2,
-    )
+    res = run_moordyn_line(n_elements=n, axial_damping=5.0, duration=6.0,
+                           output_interval=1e-2, **cable)
     fz = res["start_force"][:, 2]
     z_end_theory = -(length + w * 9.81 * length**2 / (2.0 * ea))
     tail = res["time"] > 5.0
@@ -587,24 +569,7 @@ def _self_check() -> int:
     )
     ok &= bool(err < 0.01)
 
-    # 3) timing table (no damping, straight down release, output every 10 ms).
-    for n_el in (10, 40, 160):
-        r = run_moordyn_line(
-            n_elements=n_el,
-            length=length,
-            mass_per_length=w,
-            diameter=diam,
-            EA=ea,
-            axial_damping=0.0,
-            dt=1e-4,
-            duration=2.0,
-            initial_nodes=np.outer(np.linspace(0.0, length, n_el + 1), u),
-            output_interval=1e-2,
-        )
-        print(
-            f"timing N={n_el:4d}: {r['us_per_step']:8.2f} us/step "
-            f"({r['us_per_step'] / n_el * 1e3:.1f} ns per segment-step)"
-        )
+    # timings: benchmarks/bench_lumped_mass.py (same cable, against tetherdyn)
     print("SELF-CHECK", "PASSED" if ok else "FAILED")
     return 0 if ok else 1
 
