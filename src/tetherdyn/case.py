@@ -35,7 +35,7 @@ __all__ = [
 
 #: every model type the case format knows (spec), and the ones this version can run.
 MODEL_TYPES = ("lumped_mass", "rigid_links", "rod_chain", "ancf2d", "higher_order")
-IMPLEMENTED_MODELS = ("lumped_mass",)
+IMPLEMENTED_MODELS = ("lumped_mass", "rigid_links", "rod_chain")
 
 #: model-specific keys: key -> (python type, default, check, description)
 MODEL_KEYS: dict[str, dict[str, tuple[type, Any, str]]] = {
@@ -46,11 +46,19 @@ MODEL_KEYS: dict[str, dict[str, tuple[type, Any, str]]] = {
             "with compression: false, keep the Voigt damping force while an element is slack",
         ),
     },
+    "rigid_links": {
+        "joint_damping": (
+            float,
+            0.0,
+            "total tether bending damping C_s [N m s]; link j's joint damping is "
+            "C_s m_j l_j / (m_T L), seed 000 eq. (48)",
+        ),
+    },
+    "rod_chain": {},
 }
 
 #: model keys of the spec that belong to formulations not in this version (for messages)
-PLANNED_KEYS = {"bending": "lumped_mass", "joint_damping": "rigid_links",
-                "material_damping": "ancf2d"}
+PLANNED_KEYS = {"bending": "lumped_mass", "material_damping": "ancf2d"}
 
 #: tether properties each model uses (others are accepted with a warning)
 MODEL_USES: dict[str, set[str]] = {
@@ -59,17 +67,34 @@ MODEL_USES: dict[str, set[str]] = {
         "EA", "axial_damping", "drag_law", "cd_normal", "cd_tangential", "ca_normal",
         "ca_tangential", "compression",
     },
+    # rigid links are inextensible and carry no added mass (seed 000)
+    "rigid_links": {
+        "length", "diameter", "mass_per_length", "mass", "density", "area", "displaced_area",
+        "drag_law", "cd_normal", "cd_tangential",
+    },
+    # the rod chain's constant mass matrix (seed 001 eq. 7) leaves no room for added mass
+    "rod_chain": {
+        "length", "diameter", "mass_per_length", "mass", "density", "area", "displaced_area",
+        "EA", "axial_damping", "drag_law", "cd_normal", "cd_tangential", "compression",
+    },
 }
 
 #: drag laws each model supports; the first is its default
 MODEL_DRAG_LAWS: dict[str, tuple[str, ...]] = {
     "lumped_mass": ("cross_flow", "loading_functions", "isotropic"),
+    "rigid_links": ("isotropic", "cross_flow", "loading_functions"),  # seed 000 eq. (47) first
+    "rod_chain": ("cross_flow", "loading_functions", "isotropic"),
 }
 
 #: integration methods each model supports; the first is its default
 MODEL_METHODS: dict[str, tuple[str, ...]] = {
     "lumped_mass": ("rk4", "rk45"),
+    "rigid_links": ("rk4", "rk45"),
+    "rod_chain": ("rk4", "rk45"),
 }
+
+#: models whose start end must be held (fixed or prescribed) and whose end end must be free
+ROOTED_CHAINS = ("rigid_links", "rod_chain")
 
 
 class _Loader(yaml.SafeLoader):
@@ -503,7 +528,17 @@ def _check_semantics(case: Case) -> None:
         typ = allowed[key][0]
         if typ is bool and not isinstance(val, bool):
             errors.append(f"model.{key}: must be true or false")
-    if mtype == "lumped_mass" and t.EA is None:
+        if typ is float and (isinstance(val, bool) or not isinstance(val, int | float)
+                             or not math.isfinite(val) or val < 0):
+            errors.append(f"model.{key}: must be a finite number >= 0")
+    if mtype in ROOTED_CHAINS:
+        if case.start.type == "free":
+            errors.append(f"start.type: model {mtype} needs a fixed or prescribed start "
+                          "(its joints are measured from the start end)")
+        if case.end.type != "free":
+            errors.append(f"end.type: model {mtype} supports only a free end "
+                          "(a chain held at both ends is a closed loop)")
+    if mtype in ("lumped_mass", "rod_chain") and t.EA is None:
         errors.append(f"tether.EA: required (must be > 0) for model {mtype}")
     if case.drag_law not in MODEL_DRAG_LAWS[mtype]:
         errors.append(

@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import importlib
+
 from ..case import Case
 from .base import Formulation
-from .lumped_mass import LumpedMass
 
-#: model type (case key ``model.type``) -> formulation class
-REGISTRY: dict[str, type[Formulation]] = {"lumped_mass": LumpedMass}
+#: model type (case key ``model.type``) -> "module:class" of its formulation (imported on
+#: first use, so a run compiles only the kernels of the model it needs)
+REGISTRY: dict[str, str] = {
+    "lumped_mass": "lumped_mass:LumpedMass",
+    "rigid_links": "rigid_links:RigidLinks",
+    "rod_chain": "rod_chain:RodChain",
+}
+
+
+def formulation_class(model_type: str) -> type[Formulation]:
+    """The formulation class of a model type."""
+    module, cls = REGISTRY[model_type].split(":")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), cls)
 
 
 def build_model(case: Case) -> Formulation:
     """The formulation a validated case asks for."""
-    return REGISTRY[case.model.type](case)
+    return formulation_class(case.model.type)(case)
 
 
-__all__ = ["Formulation", "LumpedMass", "REGISTRY", "build_model"]
+__all__ = ["Formulation", "REGISTRY", "build_model", "formulation_class"]
