@@ -9,9 +9,8 @@ import warnings
 from importlib import resources
 from pathlib import Path
 
-import numpy as np
-
 from .case import Case, CaseError, CaseWarning, load_case
+from .statics import static_top_tension
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILED = 1
@@ -37,33 +36,6 @@ def _load(path: str) -> Case:
 
 # -- check ---------------------------------------------------------------------------------
 
-def static_top_tension(case: Case) -> tuple[float, str]:
-    """Static tension [N] at the upper held end and how it was obtained."""
-    from .analytic import elastic_catenary
-    t, env = case.tether, case.environment
-    g = np.asarray(env.gravity, dtype=float)
-    w = (t.linear_mass - env.fluid_density * t.displaced) * g  # wet weight per metre [N/m]
-    a = case.end_state("start", 0.0)
-    b = case.end_state("end", 0.0)
-    if a is not None and b is not None:
-        gmag = float(np.linalg.norm(g))
-        if gmag == 0 or float(np.linalg.norm(w)) == 0:
-            return float("nan"), "no net weight: tension set by the supports' spacing"
-        down = g / gmag
-        chord = b[0] - a[0]
-        dz = -float(chord @ down)
-        span = float(np.linalg.norm(chord + dz * down))
-        if span < 1e-9 * t.length:
-            return float("nan"), "supports on one vertical: not a catenary"
-        sol = elastic_catenary(span, dz, t.length, float(np.linalg.norm(w)), t.EA or math.inf)
-        return max(sol.tension_A, sol.tension_B), "elastic catenary between the two held ends"
-    free = "end" if a is not None else "start"
-    end = getattr(case, free)
-    load = w * t.length + end.mass * g + np.asarray(end.force, dtype=float)
-    loads = " and the payload/force at the free end" if end.mass or any(end.force) else ""
-    return float(np.linalg.norm(load)), f"weight in the fluid of the tether{loads}"
-
-
 def _cmd_check(args: argparse.Namespace) -> int:
     from .integrate import output_times
     from .models import build_model
@@ -83,8 +55,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     print(f"element     : length {Le:.6g} m, mass {t.linear_mass * Le:.6g} kg")
     print(f"total mass  : {total:.6g} kg (tether {t.linear_mass * t.length:.6g} kg)")
     print(f"top tension : {tension:.6g} N static ({how})")
-    print(f"axial freq. : {omega:.6g} rad/s ({omega / (2 * math.pi):.6g} Hz), "
-          f"stiffest element {element}")
+    print(f"fastest mode: {omega:.6g} rad/s ({omega / (2 * math.pi):.6g} Hz), "
+          f"{model.fastest_mode}, element {element}")
     print(f"critical dt : {dt_crit:.4g} s for explicit RK4 (limited by element {element}); "
           f"solver.dt = {s.dt:g} s" + ("  <-- above the limit" if
                                       case.method == "rk4" and s.dt > dt_crit else ""))

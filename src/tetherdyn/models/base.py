@@ -27,6 +27,8 @@ class Formulation:
     """Base class: one subclass per model type, built from a Case."""
 
     name: str = ""
+    #: what limits the explicit time step (reported by ``tetherdyn check``)
+    fastest_mode: str = ""
     n_nodes: int
     n_elements: int
     arc_length: np.ndarray

@@ -322,6 +322,7 @@ class LumpedMass(Formulation):
     """Lumped-mass Voigt cable (``model.type: lumped_mass``)."""
 
     name = "lumped_mass"
+    fastest_mode = "axial (stiffest element)"
     rhs = staticmethod(rhs)
     enforce = staticmethod(enforce)
     check = staticmethod(check)

@@ -31,6 +31,7 @@ from ..boundary import eval_motion
 from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
+from ..statics import static_top_tension
 from .base import Formulation, rk4_critical_step
 
 #: |q|^2 outside (1 - this, 1 + this) after renormalisation means the state is corrupt
@@ -364,6 +365,7 @@ class RigidLinks(Formulation):
     """Rigid-link tether with spherical joints (``model.type: rigid_links``)."""
 
     name = "rigid_links"
+    fastest_mode = "zig-zag bending of the links under tension"
     rhs = staticmethod(rhs)
     enforce = staticmethod(enforce)
     check = staticmethod(check)
@@ -466,8 +468,6 @@ class RigidLinks(Formulation):
         / 2, so ω² = 12 T / (m l). T is the static tension at the root (weight in the fluid
         plus the free end's payload and force); dynamic tension can raise it.
         """
-        from ..cli import static_top_tension
-
         tension, _ = static_top_tension(self.case)
         link = self.data.link
         if not math.isfinite(tension) or tension <= 0.0:
