@@ -426,7 +426,7 @@ def test_hermite_trajectory_matches_rows(small_case, tmp_path):
     text = "t,x,y,z,vx,vy,vz\n" + "".join(",".join(f"{v:.17g}" for v in r) + "\n" for r in rows)
     case = load_case(_csv_case(small_case, tmp_path, text))
     traj = case.start_trajectory
-    for r in rows[:-1]:  # the last row is the hold point (velocity 0 from there on)
+    for r in rows:  # at the last row itself: the last segment's end (continuous from the left)
         pos, vel, _ = traj.evaluate(r[0])
         np.testing.assert_allclose(pos, r[1:4], atol=1e-12)
         np.testing.assert_allclose(vel, r[4:7], atol=1e-12)
@@ -435,8 +435,8 @@ def test_hermite_trajectory_matches_rows(small_case, tmp_path):
     pos, vel, _ = traj.evaluate(t_end - 1e-9)
     np.testing.assert_allclose(pos, rows[-1, 1:4], atol=1e-8)
     np.testing.assert_allclose(vel, rows[-1, 4:7], atol=1e-6)
-    # held at the last row, at rest
-    for t in (t_end, t_end + 0.5, 100.0):
+    # after the last row: held there, at rest
+    for t in (t_end + 1e-12, t_end + 0.5, 100.0):
         pos, vel, acc = traj.evaluate(t)
         np.testing.assert_allclose(pos, rows[-1, 1:4], atol=1e-12)
         np.testing.assert_array_equal(vel, 0.0)

@@ -54,8 +54,9 @@ def fixed_point(position) -> Trajectory:
 def eval_motion(breaks, coeffs, t, out):
     """Fill out[0] = position, out[1] = velocity, out[2] = acceleration at time t."""
     m = coeffs.shape[0]
-    if t >= breaks[m]:
-        # held at the last position, at rest
+    if t > breaks[m]:
+        # held at the last position, at rest (at the last knot itself: the last segment's
+        # end, so a step ending there sees the motion's own velocity)
         h = breaks[m] - breaks[m - 1]
         for a in range(3):
             c = coeffs[m - 1, a]

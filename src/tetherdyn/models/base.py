@@ -46,6 +46,14 @@ class Formulation:
     def critical_time_step(self) -> tuple[float, int, float]:
         raise NotImplementedError  # pragma: no cover - interface
 
+    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
+        """Forces [N] the tether exerts on its start (out[0]) and end (out[1]) holders at
+        state y, time t (the results' start_force / end_force). Models override this with
+        an allocation-free version for the step API; this fallback goes through outputs."""
+        res = self.outputs(np.array([t]), y[None, :])
+        out[0] = res["start_force"][0]
+        out[1] = res["end_force"][0]
+
 
 def _rk4_amplification(z: complex) -> float:
     return abs(1 + z + z**2 / 2 + z**3 / 6 + z**4 / 24)

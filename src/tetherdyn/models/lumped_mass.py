@@ -402,6 +402,21 @@ class LumpedMass(Formulation):
         return dict(position=pos, velocity=vel, tension=tension, start_force=f0,
                     end_force=f1, kinetic_energy=ke, potential_energy=pe)
 
+    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
+        """Forces [N] on the start (out[0]) and end (out[1]) holders; no allocation after
+        the first call (buffers kept on the model)."""
+        if not hasattr(self, "_probe"):
+            n, N = self.n_nodes, self.n_elements
+            self._probe = (np.zeros(1), np.zeros((1, 6 * n)), np.empty(6 * n),
+                           np.empty((3, 3)), np.empty((1, N)), np.empty((1, 3)),
+                           np.empty((1, 3)), np.empty(1), np.empty(1))
+        times, Y, dydt, M, tension, f0, f1, ke, pe = self._probe
+        times[0] = t
+        Y[0] = y
+        diagnostics(times, Y, self.data, dydt, M, tension, f0, f1, ke, pe)
+        out[0] = f0[0]
+        out[1] = f1[0]
+
     def element_properties(self) -> dict[str, np.ndarray]:
         """Per element: unstretched length [m], mass [kg], axial stiffness EA/L [N/m] and
         damping C_ID/L [N s/m]; per node: point mass [kg] (payloads included)."""

@@ -451,6 +451,21 @@ class RigidLinks(Formulation):
         return dict(position=pos, velocity=vel, tension=tension, start_force=f0, end_force=f1,
                     kinetic_energy=ke, potential_energy=pe)
 
+    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
+        """Forces [N] on the start (out[0]) and end (out[1]) holders; no allocation after
+        the first call (buffers kept on the model)."""
+        if not hasattr(self, "_probe"):
+            N = self.n_elements
+            self._probe = (np.zeros(1), np.zeros((1, 6 * N)), np.empty(6 * N),
+                           np.empty((1, N + 1, 3)), np.empty((1, N + 1, 3)), np.empty((1, N)),
+                           np.empty((1, 3)), np.empty((1, 3)), np.empty(1), np.empty(1))
+        times, Y, dydt, pos, vel, tension, f0, f1, ke, pe = self._probe
+        times[0] = t
+        Y[0] = y
+        diagnostics(times, Y, self.data, dydt, pos, vel, tension, f0, f1, ke, pe)
+        out[0] = f0[0]
+        out[1] = f1[0]
+
     def accelerations(self, t: float, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Body angular accelerations (N, 2) [rad/s^2] and joint accelerations (N+1, 3)
         [m/s^2] at state y (a copy of the work arrays; for tests and tools)."""

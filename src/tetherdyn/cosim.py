@@ -1,0 +1,210 @@
+"""Step API for co-simulation: a host (ROV, vessel, kite or robot model) advances its own
+state and, every step, imposes the motion of the tether's held ends and reads back the
+forces the tether exerts on them.
+
+>>> sim = Simulator("examples/towed_cable.yaml")
+>>> f_start, f_end = sim.step(0.01, start=(p, v))   # p, v: start position/velocity at t+dt
+
+Each driven end moves over the step on the cubic Hermite curve from its position and
+velocity at the start of the step to the ones the host gives for its end (or on a straight
+line when the host gives only a position), so the tether sees a C1 motion across steps.
+The step runs the case's integrator (rk4 with ``solver.dt``, or rk45 with its tolerances)
+in one compiled call into preallocated arrays: no allocation per step.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .case import Case, load_case
+from .integrate import SimulationError, _fail
+from .integrate.explicit import rk4_chunk, rk45_chunk
+from .models import build_model
+
+__all__ = ["Simulator"]
+
+_ENDS = ("start", "end")
+
+
+class Simulator:
+    """A tether advanced step by step by a host program.
+
+    ``case``: a Case, case dict or YAML path. Ends that are ``fixed`` or ``prescribed`` in
+    the case can be driven by the host (``step(start=..., end=...)``); an end the host
+    never drives keeps the case's motion. Free ends stay free.
+    """
+
+    def __init__(self, case: Case | dict | str | Path) -> None:
+        self.case = load_case(case)
+        self.model = build_model(self.case)
+        self.method = self.case.method
+        self.t = 0.0
+        y = np.ascontiguousarray(self.model.initial_state(), dtype=float).copy()
+        self.model.enforce(0.0, y, self.model.data)
+        bad = self.model.check(0.0, y, self.model.data)
+        if bad >= 0:
+            raise SimulationError(f"the initial state is not finite or absurd in element {bad}")
+        self.y = y
+        ny = y.size
+        self._k = np.empty((7, ny))
+        self._Y = np.empty((1, ny))
+        self._yt = np.empty(ny)
+        self._ynew = np.empty(ny)
+        self._info = np.zeros(4)
+        self._rk45 = np.array([0.0, 0.0, -1.0, 0.0, self.case.solver.dt, 0.0])
+        self._times = np.zeros(1)
+        self._forces = np.zeros((2, 3))
+        self._motion = np.zeros((3, 3))
+        self.rhs_evaluations = 0
+        # a driven end's motion: one Hermite segment on [t, inf) rewritten every step
+        self._driven: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._update_forces()
+
+    # -- state ------------------------------------------------------------------------
+    @property
+    def state(self) -> np.ndarray:
+        """The formulation's state vector (a copy); see the model's docs for its layout."""
+        return self.y.copy()
+
+    def end_state(self, which: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """Position [m] and velocity [m/s] of a held end now (None for a free end)."""
+        if which in self._driven:
+            from .boundary import eval_motion
+
+            breaks, coeffs = self._driven[which]
+            eval_motion(breaks, coeffs, self.t, self._motion)
+            return self._motion[0].copy(), self._motion[1].copy()
+        return self.case.end_state(which, self.t)
+
+    @property
+    def forces(self) -> tuple[np.ndarray, np.ndarray]:
+        """Forces [N] the tether exerts now on whatever holds its start and its end."""
+        return self._forces[0], self._forces[1]
+
+    # -- stepping ---------------------------------------------------------------------
+    def step(self, dt: float, start: Any = None, end: Any = None
+             ) -> tuple[np.ndarray, np.ndarray]:
+        """Advance by ``dt`` [s] with the held ends moved to the given states at t + dt.
+
+        ``start`` / ``end``: a position (3,) [m], or a pair (position, velocity [m/s]).
+        Returns the forces [N] the tether exerts on its start and end holders at t + dt
+        (arrays reused by the next step: copy them to keep them).
+        """
+        t1 = self.t + dt
+        for which, target in (("start", start), ("end", end)):
+            if target is not None:
+                self._drive(which, t1, target)
+        d = self.model.data
+        m = self.model
+        if self.method == "rk4":
+            n = dt / self.case.solver.dt
+            steps = int(round(n))
+            if steps < 1 or abs(n - steps) > 1e-9 * max(1.0, n):
+                raise ValueError(f"dt = {dt:g} s must be a whole multiple of solver.dt = "
+                                 f"{self.case.solver.dt:g} s (rk4)")
+            k = self._k
+            got = rk4_chunk(m.rhs, m.enforce, m.check, d, self.t, self.case.solver.dt, 0, steps,
+                            1, self.y, self._Y, k[0], k[1], k[2], k[3], k[4], self._info)
+            self.rhs_evaluations = int(self._info[3])
+            failed = got < 1
+            info = self._info
+        else:
+            self._times[0] = t1
+            s = self.case.solver
+            got = rk45_chunk(m.rhs, m.enforce, m.check, d, self.t, self._times, self.y,
+                             self._Y, self._k, self._yt, self._ynew, s.rtol, s.atol,
+                             s.max_steps, self._rk45)
+            self.rhs_evaluations = int(self._rk45[3])
+            failed = got < 1
+            info = self._rk45
+        if failed:
+            raise _fail(self.model, info)
+        self.y[:] = self._Y[0]
+        self.t = t1
+        self._update_forces()
+        return self._forces[0], self._forces[1]
+
+    def _drive(self, which: str, t1: float, target: Any) -> None:
+        if getattr(self.case, which).type == "free":
+            raise ValueError(f"{which}: the case's {which} end is free; make it fixed or "
+                             "prescribed to drive it from the host")
+        field = "0" if which == "start" else "1"
+        if which not in self._driven:
+            breaks = np.array([0.0, math.inf])
+            coeffs = np.zeros((1, 3, 4))
+            self._driven[which] = (breaks, coeffs)
+            before = self.case.end_state(which, self.t)
+            self._set_segment(which, self.t, t1, before, target)
+            self.model.data = self.model.data._replace(
+                **{f"breaks{field}": breaks, f"coeffs{field}": coeffs})
+        else:
+            self._set_segment(which, self.t, t1, self.end_state(which), target)
+
+    def _set_segment(self, which: str, t0: float, t1: float,
+                     before: tuple[np.ndarray, np.ndarray], target: Any) -> None:
+        """Cubic Hermite from (p0, v0) at t0 to the target at t1 (a line without velocity)."""
+        breaks, c = self._driven[which]
+        p0, v0 = before
+        if isinstance(target, tuple | list) and len(target) == 2 and np.ndim(target[0]) == 1:
+            p1 = np.asarray(target[0], dtype=float)
+            v1 = np.asarray(target[1], dtype=float)
+            hermite = True
+        else:
+            p1 = np.asarray(target, dtype=float)
+            v1 = None
+            hermite = False
+        if p1.shape != (3,) or (v1 is not None and v1.shape != (3,)):
+            raise ValueError(f"{which}: give a position (3,) or (position (3,), velocity (3,))")
+        h = t1 - t0
+        breaks[0] = t0
+        c[0, :, 3] = p0
+        if hermite:
+            c[0, :, 2] = v0
+            c[0, :, 1] = (3.0 * (p1 - p0) / h - 2.0 * v0 - v1) / h
+            c[0, :, 0] = (2.0 * (p0 - p1) / h + v0 + v1) / (h * h)
+        else:
+            c[0, :, 2] = (p1 - p0) / h
+            c[0, :, 1] = 0.0
+            c[0, :, 0] = 0.0
+
+    def _update_forces(self) -> None:
+        self.model.end_forces(self.t, self.y, self._forces)
+
+    # -- save / restore ---------------------------------------------------------------
+    def save(self, path: str | Path) -> Path:
+        """Write the run's state (time, state vector, driven-end motion, integrator state
+        and the case) to an ``.npz`` file; :meth:`load` continues it bit for bit."""
+        path = Path(path)
+        arrays: dict[str, Any] = dict(t=np.array(self.t), y=self.y,
+                                      rk45=self._rk45, case=np.array(self.case.to_yaml()),
+                                      base_dir=np.array(str(self.case.base_dir)))
+        for which, (breaks, coeffs) in self._driven.items():
+            arrays[f"{which}_breaks"] = breaks
+            arrays[f"{which}_coeffs"] = coeffs
+        with path.open("wb") as fh:
+            np.savez(fh, **arrays)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> Simulator:
+        """A Simulator continuing the run saved by :meth:`save`."""
+        with np.load(Path(path), allow_pickle=False) as f:
+            data = {k: f[k] for k in f.files}
+        sim = cls(load_case(str(data["case"]), base_dir=str(data["base_dir"])))
+        sim.t = float(data["t"])
+        sim.y[:] = data["y"]
+        sim._rk45[:] = data["rk45"]
+        for which in _ENDS:
+            if f"{which}_breaks" in data:
+                field = "0" if which == "start" else "1"
+                breaks = data[f"{which}_breaks"].copy()
+                coeffs = np.ascontiguousarray(data[f"{which}_coeffs"]).copy()
+                sim._driven[which] = (breaks, coeffs)
+                sim.model.data = sim.model.data._replace(
+                    **{f"breaks{field}": breaks, f"coeffs{field}": coeffs})
+        sim._update_forces()
+        return sim
