@@ -1,0 +1,1 @@
+"""Bundled example cases (YAML, CSV, MoorDyn decks) and example scripts (``cosim_rov``)."""
