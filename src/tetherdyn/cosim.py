@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from ._jit import kernel
+from .boundary import eval_motion
 from .case import Case, load_case
 from .integrate import SimulationError, _fail
 from .integrate.explicit import rk4_chunk, rk45_chunk
@@ -28,6 +30,27 @@ from .models import build_model
 __all__ = ["Simulator"]
 
 _ENDS = ("start", "end")
+
+
+@kernel
+def _next_segment(breaks, coeffs, t0, t1, p1, v1, hermite, motion):
+    """Rewrite a driven end's one-segment motion for [t0, t1]: from its state at t0 on the
+    current segment to (p1, v1) at t1 — a cubic Hermite, or a line when not ``hermite``."""
+    eval_motion(breaks, coeffs, t0, motion)
+    h = t1 - t0
+    breaks[0] = t0
+    for a in range(3):
+        p0 = motion[0, a]
+        v0 = motion[1, a]
+        coeffs[0, a, 3] = p0
+        if hermite:
+            coeffs[0, a, 2] = v0
+            coeffs[0, a, 1] = (3.0 * (p1[a] - p0) / h - 2.0 * v0 - v1[a]) / h
+            coeffs[0, a, 0] = (2.0 * (p0 - p1[a]) / h + v0 + v1[a]) / (h * h)
+        else:
+            coeffs[0, a, 2] = (p1[a] - p0) / h
+            coeffs[0, a, 1] = 0.0
+            coeffs[0, a, 0] = 0.0
 
 
 class Simulator:
@@ -73,8 +96,6 @@ class Simulator:
     def end_state(self, which: str) -> tuple[np.ndarray, np.ndarray] | None:
         """Position [m] and velocity [m/s] of a held end now (None for a free end)."""
         if which in self._driven:
-            from .boundary import eval_motion
-
             breaks, coeffs = self._driven[which]
             eval_motion(breaks, coeffs, self.t, self._motion)
             return self._motion[0].copy(), self._motion[1].copy()
@@ -129,47 +150,32 @@ class Simulator:
         return self._forces[0], self._forces[1]
 
     def _drive(self, which: str, t1: float, target: Any) -> None:
-        if getattr(self.case, which).type == "free":
-            raise ValueError(f"{which}: the case's {which} end is free; make it fixed or "
-                             "prescribed to drive it from the host")
-        field = "0" if which == "start" else "1"
         if which not in self._driven:
-            breaks = np.array([0.0, math.inf])
+            if getattr(self.case, which).type == "free":
+                raise ValueError(f"{which}: the case's {which} end is free; make it fixed or "
+                                 "prescribed to drive it from the host")
+            # start from the case's motion: a segment that holds its state at t
+            breaks = np.array([self.t, math.inf])
             coeffs = np.zeros((1, 3, 4))
+            p, v = self.case.end_state(which, self.t)
+            coeffs[0, :, 3] = p
+            coeffs[0, :, 2] = v
             self._driven[which] = (breaks, coeffs)
-            before = self.case.end_state(which, self.t)
-            self._set_segment(which, self.t, t1, before, target)
+            field = "0" if which == "start" else "1"
             self.model.data = self.model.data._replace(
                 **{f"breaks{field}": breaks, f"coeffs{field}": coeffs})
-        else:
-            self._set_segment(which, self.t, t1, self.end_state(which), target)
-
-    def _set_segment(self, which: str, t0: float, t1: float,
-                     before: tuple[np.ndarray, np.ndarray], target: Any) -> None:
-        """Cubic Hermite from (p0, v0) at t0 to the target at t1 (a line without velocity)."""
-        breaks, c = self._driven[which]
-        p0, v0 = before
+        breaks, coeffs = self._driven[which]
         if isinstance(target, tuple | list) and len(target) == 2 and np.ndim(target[0]) == 1:
             p1 = np.asarray(target[0], dtype=float)
             v1 = np.asarray(target[1], dtype=float)
             hermite = True
         else:
             p1 = np.asarray(target, dtype=float)
-            v1 = None
+            v1 = p1
             hermite = False
-        if p1.shape != (3,) or (v1 is not None and v1.shape != (3,)):
+        if p1.shape != (3,) or v1.shape != (3,):
             raise ValueError(f"{which}: give a position (3,) or (position (3,), velocity (3,))")
-        h = t1 - t0
-        breaks[0] = t0
-        c[0, :, 3] = p0
-        if hermite:
-            c[0, :, 2] = v0
-            c[0, :, 1] = (3.0 * (p1 - p0) / h - 2.0 * v0 - v1) / h
-            c[0, :, 0] = (2.0 * (p0 - p1) / h + v0 + v1) / (h * h)
-        else:
-            c[0, :, 2] = (p1 - p0) / h
-            c[0, :, 1] = 0.0
-            c[0, :, 0] = 0.0
+        _next_segment(breaks, coeffs, self.t, t1, p1, v1, hermite, self._motion)
 
     def _update_forces(self) -> None:
         self.model.end_forces(self.t, self.y, self._forces)
