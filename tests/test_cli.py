@@ -218,3 +218,18 @@ def test_console_script_bad_case(small_case, write_case):
     assert proc.returncode == 2, proc.stderr
     assert "tether.EA" in proc.stderr
     assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+# -- export --------------------------------------------------------------------------------
+
+def test_export_writes_a_paraview_series(small_case, write_case, tmp_path, capsys):
+    out = tmp_path / "r.nc"
+    assert main(["run", str(write_case(small_case())), "-o", str(out), "-q"]) == 0
+    assert main(["export", str(out), "--vtk", str(tmp_path / "vtk"), "--stride", "5"]) == 0
+    assert "r.pvd" in capsys.readouterr().out
+    assert len(list((tmp_path / "vtk").glob("*.vtu"))) == 5  # outputs 0, 5, 10, 15, 20
+
+
+def test_export_names_a_missing_file(tmp_path, capsys):
+    assert main(["export", str(tmp_path / "none.nc"), "--vtk", str(tmp_path)]) == 2
+    assert "results file not found" in capsys.readouterr().err

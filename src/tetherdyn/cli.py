@@ -155,6 +155,20 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 0 if all(r.passed for r in rows) else EXIT_FAILED
 
 
+def _cmd_export(args: argparse.Namespace) -> int:
+    from .export import export_vtk
+
+    if not Path(args.results).is_file():
+        print(f"error: results file not found: {args.results}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.stride < 1:
+        print("error: --stride: must be >= 1", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    pvd = export_vtk(args.results, args.vtk, stride=args.stride)
+    print(f"wrote {pvd}  (open it in ParaView)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -193,6 +207,12 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("name", nargs="?")
     e.add_argument("-o", "--output", default=".", help="folder to write into [.]")
     e.set_defaults(func=_cmd_examples)
+
+    x = sub.add_parser("export", help="write results as a ParaView (VTK) time series")
+    x.add_argument("results", help="results file (netCDF, from `tetherdyn run`)")
+    x.add_argument("--vtk", metavar="DIR", required=True, help="folder for .vtu files + .pvd")
+    x.add_argument("--stride", type=int, default=1, help="keep every n-th output time [1]")
+    x.set_defaults(func=_cmd_export)
 
     v = sub.add_parser("validate", help="run the validation checks, write the report")
     v.add_argument("--quick", action="store_true", help="the reduced checks of the test suite")
