@@ -38,7 +38,12 @@ _DESCRIPTIONS = {
 
 
 def build_results(case: Case, model: Formulation, run: IntegrationResult) -> xr.Dataset:
-    """Assemble the Dataset from a formulation's outputs at the integrated instants."""
+    """Assemble the Dataset from a formulation's outputs at the integrated instants.
+
+    A formulation may return variables beyond the required ones (a model's own results,
+    e.g. nodal slopes) as ``name: (dims, values, attrs)`` with ``units`` and
+    ``long_name`` in attrs; they go into the Dataset unchanged.
+    """
     out = model.outputs(run.times, run.states)
     dims = {
         "position": ("time", "node", "axis"),
@@ -52,6 +57,10 @@ def build_results(case: Case, model: Formulation, run: IntegrationResult) -> xr.
     data_vars = {"arc_length": (("node",), model.arc_length)}
     for name, d in dims.items():
         data_vars[name] = (d, out.pop(name))
+    for name, extra in out.items():
+        if not (isinstance(extra, tuple) and len(extra) == 3 and "units" in extra[2]):
+            raise TypeError(f"model output {name!r}: give (dims, values, attrs with units)")
+        data_vars[name] = extra
     ds = xr.Dataset(
         data_vars,
         coords={
