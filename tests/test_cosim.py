@@ -26,13 +26,13 @@ TRACK = dict(t=T_KNOTS, **{k: _P[:, i].tolist() for i, k in enumerate("xyz")},
 def driven_case(small_case, model: str = "lumped_mass") -> dict:
     case = small_case(start={"type": "prescribed", "trajectory": TRACK})
     case["solver"] = {"method": "rk4", "dt": 1e-3, "duration": 0.5, "output_interval": 0.1}
+    case["model"]["type"] = model
     if model == "rigid_links":
-        case["model"]["type"] = "rigid_links"
         del case["tether"]["EA"]
     return case
 
 
-@pytest.mark.parametrize("model", ["lumped_mass", "rigid_links"])
+@pytest.mark.parametrize("model", ["lumped_mass", "rigid_links", "rod_chain"])
 def test_host_driven_start_reproduces_prescribed_trajectory(small_case, model):
     """Host steps on the spline's knots with the spline's position and velocity: each step's
     Hermite cubic is the spline's own cubic, so both runs integrate the same motion."""
