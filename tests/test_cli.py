@@ -233,3 +233,17 @@ def test_export_writes_a_paraview_series(small_case, write_case, tmp_path, capsy
 def test_export_names_a_missing_file(tmp_path, capsys):
     assert main(["export", str(tmp_path / "none.nc"), "--vtk", str(tmp_path)]) == 2
     assert "results file not found" in capsys.readouterr().err
+
+
+# -- MoorDyn decks -------------------------------------------------------------------------
+
+def test_run_and_import_a_moordyn_deck(tmp_path, capsys):
+    deck = str(Path(__file__).parent.parent / "src/tetherdyn/examples/moordyn_line.dat")
+    assert main(["run", deck, "--duration", "0.2", "-o", str(tmp_path / "md.nc"), "-q"]) == 0
+    assert (tmp_path / "md.nc").is_file()
+    assert main(["import", deck, "--duration", "1", "-o", str(tmp_path / "md.yaml")]) == 0
+    assert main(["check", str(tmp_path / "md.yaml")]) == 0
+    # a deck sets no simulation time: the error names the key and the option
+    assert main(["run", deck, "-o", str(tmp_path / "x.nc")]) == 2
+    err = capsys.readouterr().err
+    assert "solver.duration" in err and "--duration" in err

@@ -25,10 +25,24 @@ def example_names() -> list[str]:
     return sorted(p.name[:-5] for p in _examples_dir().iterdir() if p.name.endswith(".yaml"))
 
 
-def _load(path: str) -> Case:
+def _is_moordyn(path: str) -> bool:
+    """A MoorDyn input deck (``.dat`` / ``.txt``) rather than a tetherdyn YAML case."""
+    return Path(path).suffix.lower() in (".dat", ".txt")
+
+
+def _moordyn_case(args: argparse.Namespace) -> dict:
+    from .moordyn_input import moordyn_to_case
+
+    return moordyn_to_case(args.case, duration=args.duration, line=args.line)
+
+
+def _load(path: str, args: argparse.Namespace | None = None) -> Case:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", CaseWarning)
-        case = load_case(path)
+        if _is_moordyn(path):
+            case = load_case(_moordyn_case(args), base_dir=Path(path).parent)
+        else:
+            case = load_case(path)
     for w in caught:
         print(f"warning: {w.message}", file=sys.stderr)
     return case
@@ -40,7 +54,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from .integrate import output_times
     from .models import build_model
 
-    case = _load(args.case)
+    case = _load(args.case, args)
     model = build_model(case)
     t = case.tether
     N = case.model.elements
@@ -72,7 +86,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from .results import save_results
     from .simulate import simulate
 
-    case = _load(args.case)
+    case = _load(args.case, args)
     progress = False if args.quiet else None
     ds = simulate(case, progress=progress)
     out = save_results(ds, args.output)
@@ -169,6 +183,28 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_import(args: argparse.Namespace) -> int:
+    import yaml
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", CaseWarning)
+        case = _moordyn_case(args)
+        load_case(case, base_dir=Path(args.case).parent)  # validate before writing
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
+    out = Path(args.output)
+    out.write_text(f"# imported from the MoorDyn deck {Path(args.case).name}\n"
+                   + yaml.safe_dump(case, sort_keys=False))
+    print(f"wrote {out}")
+    return 0
+
+
+def _deck_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--duration", type=float,
+                        help="simulated time [s] for a MoorDyn deck (decks set none)")
+    parser.add_argument("--line", type=int, help="line ID of a MoorDyn deck with several")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -178,15 +214,23 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     r = sub.add_parser("run", help="run a case file and write results (netCDF)")
-    r.add_argument("case", help="case file (YAML)")
+    r.add_argument("case", help="case file (YAML) or MoorDyn v2 deck (.dat, .txt)")
     r.add_argument("-o", "--output", default="out.nc", help="results file [out.nc]")
     r.add_argument("--plot", metavar="PNG", help="also draw the results figure")
     r.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+    _deck_options(r)
     r.set_defaults(func=_cmd_run)
 
     c = sub.add_parser("check", help="validate a case and print derived numbers")
-    c.add_argument("case")
+    c.add_argument("case", help="case file (YAML) or MoorDyn v2 deck (.dat, .txt)")
+    _deck_options(c)
     c.set_defaults(func=_cmd_check)
+
+    im = sub.add_parser("import", help="turn a MoorDyn v2 deck into a tetherdyn case file")
+    im.add_argument("case", help="MoorDyn v2 input file")
+    im.add_argument("-o", "--output", default="case.yaml", help="case file to write")
+    _deck_options(im)
+    im.set_defaults(func=_cmd_import)
 
     pl = sub.add_parser("plot", help="tether snapshots and end-force history")
     pl.add_argument("results")

@@ -1,0 +1,900 @@
+"""MoorDyn v2 input files as tetherdyn cases (``lumped_mass``), one case per line.
+
+MoorDyn (Hall & Goupee 2015; MoorDyn-C 2.7.2 is the reference here) describes a mooring
+system in a plain-text file split into sections by header lines that contain ``---`` and a
+key phrase.  This module reads the sections a single suspended line needs -- LINE TYPES,
+POINTS, LINES, OPTIONS -- and turns every line into a case dict for our lumped-mass model,
+which is MoorDyn's own discretisation (seed 004 §2.2: N segments, half of each segment's
+mass, buoyancy and added mass lumped on its two nodes, a tension-only Voigt element).
+
+The mapping, its limits and the check against MoorDyn itself are documented in
+``docs/moordyn_input.md``.  Every input we cannot represent raises :class:`CaseError` whose
+message names the file line, the section, the row and the problem.
+
+Public functions: :func:`parse_moordyn_file` (the deck as data), :func:`read_moordyn_file`
+(one case dict per line) and :func:`moordyn_to_case` (the validated case of one line).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .boundary import load_trajectory
+from .case import CaseError, CaseWarning, load_case
+
+__all__ = [
+    "MoorDynDeck",
+    "parse_moordyn_file",
+    "read_moordyn_file",
+    "moordyn_to_case",
+    "equilibrium_nodes",
+    "MOORDYN_GRAVITY",
+    "MOORDYN_WATER_DENSITY",
+]
+
+#: MoorDyn-C 2.7.2 defaults when OPTIONS omits g / rho (checked against the library)
+MOORDYN_GRAVITY = 9.80665
+MOORDYN_WATER_DENSITY = 1025.0
+
+# section key -> header phrases MoorDyn-C 2.7.2 recognises (substring of the upper-cased
+# header line, as its findStartOfSection does); the order resolves overlaps
+_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("LINE TYPES", ("LINE DICTIONARY", "LINE TYPES")),
+    ("ROD TYPES", ("ROD DICTIONARY", "ROD TYPES")),
+    ("BODIES", ("BODIES", "BODY LIST", "BODY PROPERTIES")),
+    ("POINTS", ("POINTS", "POINT LIST", "POINT PROPERTIES", "CONNECTION PROPERTIES",
+                "NODE PROPERTIES")),
+    ("RODS", ("RODS", "ROD LIST", "ROD PROPERTIES")),
+    ("LINES", ("LINES", "LINE LIST", "LINE PROPERTIES")),
+    ("FAILURE", ("FAILURE",)),
+    ("CONTROL", ("CONTROL",)),
+    ("EXTERNAL LOADS", ("EXTERNAL LOADS",)),
+    ("OPTIONS", ("OPTIONS",)),
+    ("OUTPUTS", ("OUTPUT",)),
+)
+#: sections whose first data row follows the header directly (no label and unit rows)
+_UNTABULATED = ("OPTIONS", "OUTPUTS")
+#: sections tetherdyn cannot represent: accepted only when they hold no rows
+_UNSUPPORTED = {
+    "ROD TYPES": "rods are not supported (tetherdyn simulates one flexible line)",
+    "BODIES": "bodies are not supported (give the attachment points as Fixed or Coupled)",
+    "RODS": "rods are not supported (tetherdyn simulates one flexible line)",
+    "FAILURE": "line failures are not supported",
+    "CONTROL": "line length control is not supported",
+    "EXTERNAL LOADS": "external loads sections are not supported (MoorDyn-F only)",
+}
+_COMMENT_CHARS = "!#%"
+
+# point attachment words (MoorDyn-C 2.7.2 readers, case-insensitive)
+_FIXED = ("FIXED", "ANCHOR", "FIX")
+_COUPLED = ("COUPLED", "VESSEL", "VES", "CPLD", "FAIRLEAD")
+_FREE = ("FREE", "CONNECT", "CON", "POINT")
+
+# options: handled, ignored without effect on the dynamics, and refused
+_IGNORED_OPTIONS = {
+    "writeLog", "disableOutput", "disableOutTime", "WriteUnits", "dtIC", "ICdt",
+    "TmaxIC", "ICTmax", "CdScaleIC", "ICDfac", "threshIC", "ICthresh", "ICgenDynamic",
+    "kBot", "kb", "cBot", "cb", "FrictionCoefficient", "FricDamp", "StatDynFricScale",
+    "dtWave", "UnifyCurrentGrid", "waveKin_rampT", "Echo",
+}
+
+
+@dataclass
+class _Row:
+    lineno: int  # 1-based line number in the file
+    index: int  # 1-based data row number within its section
+    fields: list[str]
+
+
+@dataclass
+class _Section:
+    key: str
+    lineno: int  # header line
+    label: list[str] = field(default_factory=list)  # column-name row (tables)
+    rows: list[_Row] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LineType:
+    """One LINE TYPES row (SI units as MoorDyn: d [m], w [kg/m], EA [N], BA [N s] or -zeta)."""
+
+    name: str
+    d: float
+    w: float
+    EA: float
+    BA: float
+    EI: float
+    Cd: float
+    Ca: float
+    CdAx: float
+    CaAx: float
+    lineno: int
+    index: int
+
+
+@dataclass(frozen=True)
+class Point:
+    """One POINTS row; ``kind`` is 'fixed', 'coupled' or 'free'; F is the optional force [N]."""
+
+    id: int
+    kind: str
+    word: str
+    r: tuple[float, float, float]
+    M: float
+    V: float
+    CdA: float
+    Ca: float
+    F: tuple[float, float, float]
+    lineno: int
+    index: int
+
+
+@dataclass(frozen=True)
+class Line:
+    """One LINES row: a line of ``line_type`` from point ``a`` (end A) to point ``b``."""
+
+    id: int
+    line_type: str
+    a: int
+    b: int
+    length: float  # UnstrLen as written (negative: a factor on the A-B distance)
+    n_segments: int
+    lineno: int
+    index: int
+
+
+@dataclass
+class MoorDynDeck:
+    """A parsed MoorDyn v2 input file (only what tetherdyn uses, with file positions)."""
+
+    path: Path
+    line_types: dict[str, LineType]
+    points: dict[int, Point]
+    lines: list[Line]
+    options: dict[str, tuple[str, int]]  # name -> (value text, file line)
+    warnings: list[str] = field(default_factory=list)
+
+    def option(self, names: tuple[str, ...], default: float | None) -> float | None:
+        """A numeric option under any of its names (MoorDyn's last occurrence wins)."""
+        found = None
+        for name in names:
+            if name in self.options:
+                found = self.options[name]
+        if found is None:
+            return default
+        text, lineno = found
+        try:
+            return float(text)
+        except ValueError:
+            raise CaseError(self._where(lineno, "OPTIONS",
+                            f"option {names[0]}: {text!r} is not a number")) from None
+
+    @property
+    def gravity(self) -> float:
+        """MoorDyn's g [m/s^2] (acts along -z)."""
+        return float(self.option(("g", "gravity"), MOORDYN_GRAVITY))
+
+    @property
+    def water_density(self) -> float:
+        """MoorDyn's water density [kg/m^3]."""
+        return float(self.option(("WtrDnsty", "rho", "Rho", "rhoW"), MOORDYN_WATER_DENSITY))
+
+    @property
+    def seabed_z(self) -> float:
+        """Seabed height [m]: -WtrDpth, lowered to the deepest point as MoorDyn-C does."""
+        depth = float(self.option(("WtrDpth",), 0.0))
+        lowest = min((p.r[2] for p in self.points.values()), default=0.0)
+        return min(-depth, lowest)
+
+    def _where(self, lineno: int, section: str, msg: str) -> str:
+        return f"{self.path.name}:{lineno}: {section}: {msg}"
+
+
+# --------------------------------------------------------------------------------------
+# Reading the file
+# --------------------------------------------------------------------------------------
+
+
+def _strip_comment(text: str) -> str:
+    cut = min((i for i in (text.find(c) for c in _COMMENT_CHARS) if i >= 0), default=-1)
+    return text if cut < 0 else text[:cut]
+
+
+def _section_key(header: str) -> str | None:
+    up = header.upper()
+    for key, phrases in _SECTIONS:
+        if any(p in up for p in phrases):
+            return key
+    return None
+
+
+def _split_sections(path: Path, text: str) -> tuple[dict[str, _Section], list[str]]:
+    lines = text.splitlines()
+    sections: dict[str, _Section] = {}
+    notes: list[str] = []
+    current: _Section | None = None
+    skip = 0  # label/unit rows still to skip after a table header
+    unknown_first = True
+    for k, raw in enumerate(lines, start=1):
+        if "---" in raw:
+            key = _section_key(raw)
+            if key is None:
+                # the file's title banner, "need this line" or a section MoorDyn ignores
+                title = raw.strip("-= \t")
+                if not unknown_first and title and "NEED THIS LINE" not in title.upper():
+                    notes.append(f"{path.name}:{k}: section '{title}' is not read (ignored)")
+                unknown_first = False
+                current = None
+                continue
+            unknown_first = False
+            if key in sections:
+                raise CaseError(f"{path.name}:{k}: {key}: the section appears twice "
+                                f"(first at line {sections[key].lineno})")
+            current = _Section(key, k)
+            sections[key] = current
+            skip = 0 if key in _UNTABULATED else 2
+            continue
+        if current is None:
+            continue
+        if skip:
+            if skip == 2:
+                current.label = raw.split()
+            skip -= 1
+            continue
+        fields = _strip_comment(raw).split()
+        if not fields:
+            continue
+        if current.key == "OUTPUTS" and fields[0].upper() == "END":
+            current = None
+            continue
+        current.rows.append(_Row(k, len(current.rows) + 1, fields))
+    return sections, notes
+
+
+def _number(deck_path: Path, row: _Row, section: str, column: str, text: str) -> float:
+    if "|" in text:
+        raise CaseError(
+            f"{deck_path.name}:{row.lineno}: {section} row {row.index}: {column} = {text!r}: "
+            "bar-separated (nonlinear / viscoelastic) values are not supported"
+        )
+    try:
+        value = float(text)
+    except ValueError:
+        raise CaseError(
+            f"{deck_path.name}:{row.lineno}: {section} row {row.index}: {column} = {text!r} is "
+            "not a number (lookup-table files are not supported)"
+        ) from None
+    if not math.isfinite(value):
+        raise CaseError(f"{deck_path.name}:{row.lineno}: {section} row {row.index}: "
+                        f"{column} must be finite")
+    return value
+
+
+def _integer(deck_path: Path, row: _Row, section: str, column: str, text: str) -> int:
+    value = _number(deck_path, row, section, column, text)
+    if not value.is_integer():
+        raise CaseError(f"{deck_path.name}:{row.lineno}: {section} row {row.index}: "
+                        f"{column} = {text!r} must be an integer")
+    return int(value)
+
+
+def _point_ref(text: str) -> tuple[str, str]:
+    """Split an attachment word like 'P3', 'Point3', 'R1A', 'Body2' into (letters, digits)."""
+    letters = ""
+    i = 0
+    while i < len(text) and text[i].isalpha():
+        letters += text[i]
+        i += 1
+    digits = ""
+    while i < len(text) and text[i].isdigit():
+        digits += text[i]
+        i += 1
+    return letters.upper(), digits + text[i:].upper()
+
+
+def parse_moordyn_file(path: str | Path) -> MoorDynDeck:
+    """Read a MoorDyn v2 input file into a :class:`MoorDynDeck` (no mapping yet).
+
+    Raises CaseError, naming ``file:line``, the section and the row, for anything this
+    module cannot represent (rods, bodies, failures, nonlinear line properties, v1 layouts,
+    rows with missing columns, unknown line types or points).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise CaseError(f"MoorDyn input file not found: {path}")
+    sections, notes = _split_sections(path, path.read_text(errors="replace"))
+    name = path.name
+
+    def err(section: str, row: _Row, msg: str) -> CaseError:
+        return CaseError(f"{name}:{row.lineno}: {section} row {row.index}: {msg}")
+
+    for key, why in _UNSUPPORTED.items():
+        sec = sections.get(key)
+        if sec is not None and sec.rows:
+            raise err(key, sec.rows[0], why)
+    for key in ("LINE TYPES", "POINTS", "LINES"):
+        if key not in sections or not sections[key].rows:
+            raise CaseError(f"{name}: {key}: the section is missing or empty "
+                            "(MoorDyn v2 input needs LINE TYPES, POINTS and LINES)")
+
+    # LINE TYPES: TypeName Diam Mass/m EA BA/-zeta EI Cd Ca CdAx CaAx [Cl dF cF]
+    line_types: dict[str, LineType] = {}
+    for row in sections["LINE TYPES"].rows:
+        f = row.fields
+        if len(f) < 10:
+            hint = (" (this looks like the MoorDyn v1 layout Name Diam MassDen EA BA Can Cat Cdn "
+                    "Cdt; MoorDyn v2 needs TypeName Diam Mass/m EA BA/-zeta EI Cd Ca CdAx CaAx)"
+                    if len(f) == 9 else
+                    " (TypeName Diam Mass/m EA BA/-zeta EI Cd Ca CdAx CaAx)")
+            raise err("LINE TYPES", row, f"10 columns needed, got {len(f)}{hint}")
+        cols = ("Diam", "Mass/m", "EA", "BA/-zeta", "EI", "Cd", "Ca", "CdAx", "CaAx")
+        vals = {c: _number(path, row, "LINE TYPES", c, f[1 + j]) for j, c in enumerate(cols)}
+        if len(f) > 10:
+            cl = _number(path, row, "LINE TYPES", "Cl", f[10])
+            if cl != 0.0:
+                raise err("LINE TYPES", row, f"Cl = {f[10]}: vortex-induced vibration (VIV) "
+                          "lift is not supported (set Cl to 0)")
+        for c in ("Diam", "Mass/m", "EA"):
+            if vals[c] <= 0:
+                raise err("LINE TYPES", row, f"{c} = {f[cols.index(c) + 1]} must be > 0")
+        for c in ("EI", "Cd", "Ca", "CdAx", "CaAx"):
+            if vals[c] < 0:
+                raise err("LINE TYPES", row, f"{c} = {f[cols.index(c) + 1]} must be >= 0")
+        if f[0] in line_types:
+            raise err("LINE TYPES", row, f"line type '{f[0]}' is defined twice")
+        line_types[f[0]] = LineType(
+            f[0], vals["Diam"], vals["Mass/m"], vals["EA"], vals["BA/-zeta"], vals["EI"],
+            vals["Cd"], vals["Ca"], vals["CdAx"], vals["CaAx"], row.lineno, row.index)
+
+    # POINTS: ID Attachment X Y Z Mass Volume CdA Ca  (or ... Mass Volume FX FY FZ CdA Ca)
+    points: dict[int, Point] = {}
+    for row in sections["POINTS"].rows:
+        f = row.fields
+        if len(f) < 9:
+            raise err("POINTS", row, f"9 columns needed (ID Attachment X Y Z Mass Volume CdA "
+                      f"Ca), got {len(f)}")
+        pid = _integer(path, row, "POINTS", "ID", f[0])
+        if pid != row.index:
+            raise err("POINTS", row, f"ID {f[0]}: point IDs must run 1, 2, 3, ... in order "
+                      f"(MoorDyn attaches lines by row), expected {row.index}")
+        r = tuple(_number(path, row, "POINTS", c, f[2 + j]) for j, c in enumerate("XYZ"))
+        M = _number(path, row, "POINTS", "Mass", f[5])
+        V = _number(path, row, "POINTS", "Volume", f[6])
+        if len(f) >= 12:  # older layout with a steady force FX FY FZ [N]
+            F = tuple(_number(path, row, "POINTS", c, f[7 + j])
+                      for j, c in enumerate(("FX", "FY", "FZ")))
+            CdA = _number(path, row, "POINTS", "CdA", f[10])
+            Ca = _number(path, row, "POINTS", "Ca", f[11])
+        else:
+            F = (0.0, 0.0, 0.0)
+            CdA = _number(path, row, "POINTS", "CdA", f[7])
+            Ca = _number(path, row, "POINTS", "Ca", f[8])
+        for c, v in (("Mass", M), ("Volume", V), ("CdA", CdA), ("Ca", Ca)):
+            if v < 0:
+                raise err("POINTS", row, f"{c} = {v:g} must be >= 0")
+        word, _ = _point_ref(f[1])
+        if word in _FIXED:
+            kind = "fixed"
+        elif word in _COUPLED:
+            kind = "coupled"
+        elif word in _FREE:
+            kind = "free"
+        elif word in ("BODY", "TURBINE"):
+            raise err("POINTS", row, f"attachment '{f[1]}': points on bodies are not "
+                      "supported (bodies are not modelled)")
+        else:
+            raise err("POINTS", row, f"attachment '{f[1]}' is not one of Fixed/Anchor, "
+                      "Coupled/Vessel, Free/Connect")
+        points[pid] = Point(pid, kind, f[1], r, M, V, CdA, Ca, F, row.lineno, row.index)
+
+    # LINES: ID LineType AttachA AttachB UnstrLen NumSegs LineOutputs
+    lines: list[Line] = []
+    label = [c.upper() for c in sections["LINES"].label]
+    v1_layout = len(label) >= 6 and label[2] == "UNSTRLEN"
+    for row in sections["LINES"].rows:
+        f = row.fields
+        if v1_layout:
+            raise err("LINES", row, "MoorDyn v1 column order (Line LineType UnstrLen NumSegs "
+                      "NodeAnch NodeFair Flags); MoorDyn v2 reads ID LineType AttachA AttachB "
+                      "UnstrLen NumSegs LineOutputs")
+        if len(f) < 7:
+            raise err("LINES", row, f"7 columns needed (ID LineType AttachA AttachB UnstrLen "
+                      f"NumSegs LineOutputs), got {len(f)}")
+        lid = _integer(path, row, "LINES", "ID", f[0])
+        if lid != row.index:
+            raise err("LINES", row, f"ID {f[0]}: line IDs must run 1, 2, 3, ... in order, "
+                      f"expected {row.index}")
+        if f[1] not in line_types:
+            raise err("LINES", row, f"unknown line type '{f[1]}' (LINE TYPES defines "
+                      f"{', '.join(sorted(line_types))})")
+        ends = []
+        for col, word in (("AttachA", f[2]), ("AttachB", f[3])):
+            letters, rest = _point_ref(word)
+            if letters in ("R", "ROD"):
+                raise err("LINES", row, f"{col} = {word}: lines attached to rods are not "
+                          "supported")
+            if letters not in ("", "P", "POINT", "C", "CON") or not rest.isdigit():
+                raise err("LINES", row, f"{col} = {word} is not a point ID")
+            pid = int(rest)
+            if pid not in points:
+                raise err("LINES", row, f"{col} = {word}: there is no point {pid} "
+                          f"(POINTS has {len(points)})")
+            ends.append(pid)
+        if ends[0] == ends[1]:
+            raise err("LINES", row, f"AttachA and AttachB are the same point {ends[0]}")
+        length = _number(path, row, "LINES", "UnstrLen", f[4])
+        if length == 0:
+            raise err("LINES", row, "UnstrLen must not be 0")
+        nseg = _integer(path, row, "LINES", "NumSegs", f[5])
+        if nseg < 1:
+            raise err("LINES", row, f"NumSegs = {f[5]} must be >= 1")
+        lines.append(Line(lid, f[1], ends[0], ends[1], length, nseg, row.lineno, row.index))
+
+    # OPTIONS: "value name" rows
+    options: dict[str, tuple[str, int]] = {}
+    for row in sections.get("OPTIONS", _Section("OPTIONS", 0)).rows:
+        if len(row.fields) < 2:
+            raise err("OPTIONS", row, f"expected 'value name', got {' '.join(row.fields)!r}")
+        options[row.fields[1]] = (row.fields[0], row.lineno)
+
+    deck = MoorDynDeck(path, line_types, points, lines, options, notes)
+    outputs = sections.get("OUTPUTS")
+    if outputs is not None and outputs.rows:
+        chans = " ".join(" ".join(r.fields) for r in outputs.rows)
+        deck.warnings.append(
+            f"{name}:{outputs.lineno}: OUTPUTS: output channels ({chans}) are not read; "
+            "tetherdyn's results hold every node's position and velocity, the element "
+            "tensions and both end forces"
+        )
+    _check_options(deck)
+    return deck
+
+
+def _check_options(deck: MoorDynDeck) -> None:
+    """Refuse options that change the physics in a way we cannot represent."""
+    name = deck.path.name
+    known = {"dtM", "DT", "tScheme", "g", "gravity", "WtrDnsty", "rho", "Rho", "rhoW",
+             "WtrDpth", "WaveKin", "Currents", "SeafloorFile", "dtOut", "CFL"}
+    for opt, (text, lineno) in deck.options.items():
+        where = f"{name}:{lineno}: OPTIONS: {opt} = {text}"
+        if opt in ("WaveKin", "Currents"):
+            if deck.option((opt,), 0.0) != 0.0:
+                what = "waves" if opt == "WaveKin" else "current fields"
+                raise CaseError(f"{where}: {what} are not supported (tetherdyn has a uniform "
+                                "current only; set it to 0)")
+        elif opt == "SeafloorFile":
+            raise CaseError(f"{where}: bathymetry is not supported (tetherdyn has no seabed)")
+        elif opt == "tScheme" and text.upper() != "RK4":
+            deck.warnings.append(f"{where}: tetherdyn integrates with rk4 (MoorDyn would use "
+                                 f"{text})")
+        elif opt == "CFL" and ("dtM" in deck.options or "DT" in deck.options):
+            deck.warnings.append(f"{where}: ignored; the step is dtM (MoorDyn-C would take "
+                                 "the smaller of dtM and the CFL step)")
+        elif opt not in known and opt not in _IGNORED_OPTIONS:
+            deck.warnings.append(f"{where}: unknown option, ignored")
+    for opt in ("g", "gravity", "WtrDnsty", "rho", "Rho", "rhoW", "WtrDpth", "dtM", "DT",
+                "dtOut"):
+        if opt in deck.options:
+            v = deck.option((opt,), None)
+            lineno = deck.options[opt][1]
+            if v is not None and (v < 0 or (v == 0 and opt in ("dtM", "DT"))):
+                raise CaseError(f"{name}:{lineno}: OPTIONS: {opt} = {v:g} must be "
+                                f"{'> 0' if opt in ('dtM', 'DT') else '>= 0'}")
+
+
+# --------------------------------------------------------------------------------------
+# Static equilibrium of the lumped line (initial shape)
+# --------------------------------------------------------------------------------------
+
+
+def equilibrium_nodes(
+    start: np.ndarray | None,
+    end: np.ndarray | None,
+    *,
+    length: float,
+    n_elements: int,
+    mass_per_length: float,
+    displaced_area: float,
+    EA: float,
+    fluid_density: float,
+    gravity: np.ndarray,
+    free_mass: float = 0.0,
+    free_force: np.ndarray | None = None,
+) -> np.ndarray:
+    """Static equilibrium node positions [m] (N+1, 3) of the lumped-mass line in still fluid.
+
+    Exactly one of ``start``/``end`` may be None (a free end carrying ``free_mass`` [kg]
+    and ``free_force`` [N]); both given means both ends are held there.  Node loads are
+    those of our ``lumped_mass`` model (and of MoorDyn): half of each adjacent element's
+    weight minus buoyancy, ``(m_i - rho V_i) g``, seed 004 eqs. (2.13), (2.16).
+    Tension-only elements of stretched length ``L_u (1 + T/EA)`` (seed 004 eq. 2.10).
+
+    A free end: every element lines up with the resultant of the loads beyond it
+    (the exact equilibrium of the chain of point loads).  Two held ends: the tension of the
+    first element is found by Newton iteration (scipy ``root``) so that the chain closes on
+    the other end, starting from Irvine's continuous elastic catenary
+    (:func:`tetherdyn.analytic.elastic_catenary`).  Raises ValueError when there is no
+    such equilibrium (a free end with no net load, a fold, no convergence).
+    """
+    from scipy import optimize
+
+    from .analytic import elastic_catenary
+
+    N = int(n_elements)
+    Lu = length / N
+    g = np.asarray(gravity, dtype=float)
+    node_w = np.full(N + 1, (mass_per_length - fluid_density * displaced_area) * Lu)
+    node_w[[0, -1]] *= 0.5
+    loads = node_w[:, None] * g[None, :]  # (N+1, 3) net weight of the lumped line [N]
+
+    if start is None or end is None:
+        held = np.asarray(start if end is None else end, dtype=float)
+        order = np.arange(N + 1) if end is None else np.arange(N, -1, -1)
+        f_free = free_mass * g + (np.zeros(3) if free_force is None else free_force)
+        ld = loads[order].copy()
+        ld[-1] += f_free
+        # resultant of the loads beyond each element, from the held end outwards
+        beyond = np.cumsum(ld[::-1], axis=0)[::-1][1:]  # element k carries nodes k+1..N
+        pos = np.empty((N + 1, 3))
+        pos[0] = held
+        prev = None
+        for k in range(N):
+            P = beyond[k]
+            T = float(np.linalg.norm(P))
+            if T <= 1e-12 * max(1.0, float(np.abs(ld).sum())):
+                raise ValueError(f"no hanging equilibrium: element {k + 1} from the held end "
+                                 "carries no load")
+            u = P / T
+            if prev is not None and float(u @ prev) < 0.0:
+                raise ValueError("no hanging equilibrium: the line would fold back on itself "
+                                 "(buoyant and heavy parts pull in opposite directions)")
+            prev = u
+            pos[k + 1] = pos[k] + Lu * (1.0 + T / EA) * u
+        return pos[np.argsort(order)]
+
+    a = np.asarray(start, dtype=float)
+    b = np.asarray(end, dtype=float)
+    gn = float(np.linalg.norm(g))
+    down = g / gn if gn > 0 else np.array([0.0, 0.0, -1.0])
+    chord = b - a
+    rise = -float(chord @ down)
+    horiz = chord + rise * down
+    span = float(np.linalg.norm(horiz))
+    if N == 1:
+        return np.vstack([a, b])
+    wet = (mass_per_length - fluid_density * displaced_area) * gn  # [N/m], signed
+    if span < 1e-9 * length or wet == 0.0:
+        raise ValueError("no catenary: the ends are on one vertical or the line has no net "
+                         "weight (use initial='straight')")
+    e_h = horiz / span
+    up = -down if wet > 0 else down  # a buoyant line is a catenary upside down
+    h = rise if wet > 0 else -rise
+    cat = elastic_catenary(span, h, length, abs(wet), EA, n_points=N + 1)
+    # tension vector of the first element, pointing along it: its vertical part is the
+    # catenary's V(s) = w s - V_A (V_A: the support's upward reaction)
+    guess = cat.H * e_h - cat.V_A * up
+
+    def chain(t0: np.ndarray) -> np.ndarray:
+        pos = np.empty((N + 1, 3))
+        pos[0] = a
+        t = t0.copy()
+        for k in range(N):
+            T = float(np.linalg.norm(t))
+            pos[k + 1] = pos[k] + Lu * (1.0 + T / EA) * t / T
+            t = t - loads[k + 1]  # node k+1 balance: T_{k+1} = T_k - F_{k+1} (eq. 2.16)
+        return pos
+
+    scale = abs(wet) * length
+    sol = optimize.root(lambda x: (chain(x * scale)[-1] - b) / length, guess / scale,
+                        method="hybr", options={"xtol": 1e-14})
+    pos = chain(sol.x * scale)
+    if not np.all(np.isfinite(pos)) or np.abs(pos[-1] - b).max() > 1e-9 * length:
+        raise ValueError("the lumped catenary did not converge (use initial='straight')")
+    pos[-1] = b
+    return pos
+
+
+# --------------------------------------------------------------------------------------
+# Mapping to cases
+# --------------------------------------------------------------------------------------
+
+
+def _end_dict(point: Point, motion: Any, interpolation: str, rho: float, g: float,
+              position: np.ndarray) -> dict:
+    if point.kind == "fixed":
+        return {"type": "fixed", "position": [float(x) for x in position]}
+    if point.kind == "coupled":
+        if motion is None:
+            return {"type": "fixed", "position": [float(x) for x in position]}
+        return {"type": "prescribed", "trajectory": motion, "interpolation": interpolation}
+    # free point: buoyancy and the point's added mass (rho V Ca, isotropic) -> mass + force
+    added = rho * point.V * point.Ca
+    lift = rho * point.V * g + added * g  # upward: buoyancy, and cancels the added mass' weight
+    out: dict[str, Any] = {"type": "free", "mass": point.M + added}
+    force = [point.F[0], point.F[1], point.F[2] + lift]
+    if any(force):
+        out["force"] = [float(x) for x in force]
+    if point.CdA > 0:
+        out["drag_area"] = point.CdA
+    return out
+
+
+def _motion_spec(spec: Any) -> Any:
+    """A trajectory given by the caller: absolute CSV path or an inline table."""
+    if isinstance(spec, str | Path):
+        return str(Path(spec).resolve())
+    if isinstance(spec, dict):
+        try:
+            return {str(k): [float(x) for x in v] for k, v in spec.items()}
+        except (TypeError, ValueError):
+            pass
+    raise CaseError("motions: each value must be a CSV path or a table {t: [...], x: [...], "
+                    "y: [...], z: [...]}")
+
+
+def _default_output_interval(dt: float, target: float = 0.01) -> float:
+    return dt * max(1, round(target / dt))
+
+
+def _line_case(deck: MoorDynDeck, line: Line, *, duration: float | None, dt: float | None,
+               output_interval: float | None, initial: str, motions: dict[int, Any],
+               interpolation: str) -> dict:
+    name = deck.path.name
+    where = f"{name}:{line.lineno}: LINES row {line.index}"
+    lt = deck.line_types[line.line_type]
+    pa, pb = deck.points[line.a], deck.points[line.b]
+    rho = deck.water_density
+    g = deck.gravity
+    gvec = np.array([0.0, 0.0, -g])
+    area = math.pi * lt.d**2 / 4.0
+
+    # held ends at t = 0: a coupled point with a motion starts where its motion starts
+    pos0: dict[int, np.ndarray] = {}
+    for p in (pa, pb):
+        r = np.array(p.r, dtype=float)
+        if p.kind == "coupled" and p.id in motions:
+            try:
+                traj = load_trajectory(motions[p.id], interpolation)
+            except ValueError as exc:
+                raise CaseError(f"motions[{p.id}]: {exc}") from None
+            r = traj.evaluate(0.0)[0]
+            ts = np.concatenate([traj.breaks, 0.5 * (traj.breaks[1:] + traj.breaks[:-1])])
+            if rho > 0 and max(traj.evaluate(float(t))[0][2] for t in ts) > 0.0:
+                raise CaseError(f"motions[{p.id}]: the point rises above the free surface "
+                                "z = 0 (MoorDyn lines must stay submerged)")
+        pos0[p.id] = r
+
+    length = line.length
+    if length < 0:  # MoorDyn: a factor on the initial distance between the ends
+        length = -length * float(np.linalg.norm(pos0[pb.id] - pos0[pa.id]))
+    N = line.n_segments
+    if lt.BA < 0:  # -zeta: fraction of critical damping of one segment (MoorDyn Line.cpp)
+        axial_damping = -lt.BA * (length / N) * math.sqrt(lt.EA * lt.w)
+    else:
+        axial_damping = lt.BA
+    if lt.EI > 0:
+        warnings.warn(f"{name}:{lt.lineno}: LINE TYPES row {lt.index}: EI = {lt.EI:g} is not "
+                      "used (lumped_mass has no bending stiffness)", CaseWarning, stacklevel=4)
+
+    held = {p.id: p.kind != "free" for p in (pa, pb)}
+    start_r = pos0[pa.id] if held[pa.id] else None
+    end_r = pos0[pb.id] if held[pb.id] else None
+    free = pb if held[pa.id] else pa
+    tmax_ic = deck.option(("TmaxIC", "ICTmax"), 120.0)
+    if initial == "auto":
+        # MoorDyn with TmaxIC = 0 starts unrelaxed from the positions in the file (its
+        # catenary between held ends ~ our equilibrium); otherwise from its equilibrium
+        initial = "straight" if tmax_ic == 0 and not all(held.values()) else "equilibrium"
+        if initial == "straight":
+            gap = float(np.linalg.norm(pos0[pb.id] - pos0[pa.id]))
+            if abs(gap - length) > 1e-6 * length:
+                warnings.warn(
+                    f"{where}: TmaxIC = 0: MoorDyn would start from its catenary between the "
+                    f"points, {gap:.6g} m apart; tetherdyn starts from the straight line of "
+                    f"length {length:.6g} m towards the free point", CaseWarning, stacklevel=4)
+    elif initial == "equilibrium" and tmax_ic == 0 and not all(held.values()):
+        warnings.warn(f"{where}: TmaxIC = 0: MoorDyn would start unrelaxed from the points' "
+                      "positions; tetherdyn starts from the static equilibrium",
+                      CaseWarning, stacklevel=4)
+    if initial == "equilibrium":
+        if not held[pa.id] and not held[pb.id]:
+            raise CaseError(f"{where}: both ends are free points: a free-floating line has no "
+                            "static equilibrium (use initial='straight')")
+        added = rho * free.V * free.Ca
+        f_free = np.array(free.F) + np.array([0.0, 0.0, rho * free.V * g + added * g])
+        try:
+            nodes = equilibrium_nodes(
+                start_r, end_r, length=length, n_elements=N, mass_per_length=lt.w,
+                displaced_area=area, EA=lt.EA, fluid_density=rho, gravity=gvec,
+                free_mass=free.M + added, free_force=f_free)
+        except ValueError as exc:
+            raise CaseError(f"{where}: initial equilibrium: {exc}") from None
+    elif initial == "straight":
+        if start_r is not None and end_r is not None:
+            frac = np.linspace(0.0, 1.0, N + 1)[:, None]
+            nodes = start_r + frac * (end_r - start_r)
+        else:
+            a, b = pos0[pa.id], pos0[pb.id]
+            d = b - a
+            dist = float(np.linalg.norm(d))
+            if dist == 0.0:
+                raise CaseError(f"{where}: points {pa.id} and {pb.id} coincide: no direction "
+                                "for a straight start")
+            s = np.linspace(0.0, length, N + 1)[:, None]
+            u = d / dist
+            nodes = (a + s * u) if start_r is not None or end_r is None else (b - s[::-1] * u)
+    else:
+        raise CaseError(f"initial: must be 'auto', 'equilibrium' or 'straight', not "
+                        f"{initial!r}")
+
+    # validity: submerged (MoorDyn drops buoyancy, drag and added mass above z = 0) and
+    # clear of the seabed (tetherdyn has no seabed contact)
+    if rho > 0 and float(nodes[:, 2].max()) > 1e-9 * length:
+        k = int(np.argmax(nodes[:, 2]))
+        raise CaseError(f"{where}: node {k} starts at z = {nodes[k, 2]:.4g} m, above the free "
+                        "surface z = 0: the line must be fully submerged (MoorDyn drops "
+                        "buoyancy, drag and added mass out of the water)")
+    seabed = deck.seabed_z
+    if float(nodes[:, 2].min()) < seabed - 1e-9 * length:
+        k = int(np.argmin(nodes[:, 2]))
+        raise CaseError(f"{where}: node {k} starts at z = {nodes[k, 2]:.4g} m, below the "
+                        f"seabed z = {seabed:.4g} m (OPTIONS WtrDpth, or the deepest point): "
+                        "tetherdyn has no seabed contact; give a deeper WtrDpth or a "
+                        "suspended line")
+
+    dtM = deck.option(("dtM", "DT"), None)
+    step = dt if dt is not None else dtM
+    if step is None:
+        raise CaseError(f"{name}: OPTIONS: dtM is missing (MoorDyn-C would derive the step "
+                        "from CFL); give dtM or pass dt")
+    if output_interval is None:
+        dt_out = deck.option(("dtOut",), 0.0) or 0.0
+        ratio = dt_out / step
+        if dt_out > 0 and abs(ratio - round(ratio)) < 1e-9 * max(1.0, ratio):
+            output_interval = dt_out
+        else:
+            output_interval = _default_output_interval(step)
+
+    start = _end_dict(pa, motions.get(pa.id), interpolation, rho, g, pos0[pa.id])
+    end = _end_dict(pb, motions.get(pb.id), interpolation, rho, g, pos0[pb.id])
+    case: dict[str, Any] = {
+        "name": f"{name} line {line.id} (MoorDyn {pa.word} point {pa.id} -> {pb.word} "
+                f"point {pb.id})",
+        "tether": {
+            "length": float(length),
+            "diameter": lt.d,
+            "mass_per_length": lt.w,
+            "EA": lt.EA,
+            "axial_damping": float(axial_damping),
+            "drag_law": "cross_flow",
+            "cd_normal": lt.Cd,
+            "cd_tangential": lt.CdAx,
+            "ca_normal": lt.Ca,
+            "ca_tangential": lt.CaAx,
+        },
+        "model": {"type": "lumped_mass", "elements": N},
+        "environment": {"gravity": [0.0, 0.0, -g], "fluid_density": rho,
+                        "current": [0.0, 0.0, 0.0]},
+        "start": start,
+        "end": end,
+        "initial": {"shape": "points", "points": [[float(x) for x in p] for p in nodes]},
+        "solver": {"method": "rk4", "dt": float(step), "output_interval": float(output_interval)},
+    }
+    if duration is not None:
+        case["solver"]["duration"] = float(duration)
+    return case
+
+
+def read_moordyn_file(
+    path: str | Path,
+    *,
+    duration: float | None = None,
+    dt: float | None = None,
+    output_interval: float | None = None,
+    initial: str = "auto",
+    motions: dict[int, Any] | None = None,
+    interpolation: str = "cubic",
+    lines: list[int] | None = None,
+) -> list[dict]:
+    """One tetherdyn case dict (``lumped_mass``) per line of a MoorDyn v2 input file.
+
+    Parameters
+    ----------
+    path : the MoorDyn input file.
+    duration : simulated time [s]; MoorDyn input files have none, so without it the
+        dicts lack ``solver.duration`` (``load_case`` then names the missing key).
+    dt : time step [s]; default OPTIONS ``dtM``.
+    output_interval : sampling interval [s]; default OPTIONS ``dtOut`` when it is a
+        multiple of the step, else the multiple of the step nearest to 0.01 s.
+    initial : ``'equilibrium'``: the static equilibrium of the lumped line in still water
+        with its held ends at their t = 0 positions -- what MoorDyn's initial-condition
+        solve converges to; ``'straight'``: the straight line between two held ends, or
+        from the held end towards the free point's position in the file (from point A
+        towards point B when both are free), elements unstretched; ``'auto'``
+        (default): as MoorDyn -- ``'straight'`` for a line with a free end when OPTIONS
+        sets ``TmaxIC 0`` (no initial-condition solve: the free point starts where the
+        file puts it), ``'equilibrium'`` otherwise.
+    motions : ``{point ID: trajectory}`` for Coupled/Vessel points, a CSV path or a table
+        ``{t: [...], x: [...], y: [...], z: [...]}`` (case-format prescribed end).  A
+        coupled point without a motion is held fixed at its position in the file.
+    interpolation : of the motions, ``'cubic'`` or ``'linear'``.
+    lines : map only these line IDs (default all); problems of other lines are not raised.
+
+    Raises CaseError (naming file line, section and row) for what cannot be represented;
+    notes on ignored input are issued as CaseWarning.
+    """
+    deck = parse_moordyn_file(path)
+    for note in deck.warnings:
+        warnings.warn(note, CaseWarning, stacklevel=2)
+    motions = dict(motions or {})
+    for pid in motions:
+        if pid not in deck.points or deck.points[pid].kind != "coupled":
+            kind = deck.points[pid].kind if pid in deck.points else "missing"
+            raise CaseError(f"motions[{pid}]: only Coupled/Vessel points take a motion "
+                            f"(point {pid} is {kind})")
+        motions[pid] = _motion_spec(motions[pid])
+    chosen = deck.lines
+    if lines is not None:
+        known = {ln.id for ln in deck.lines}
+        missing = [i for i in lines if i not in known]
+        if missing:
+            raise CaseError(f"{deck.path.name}: LINES: there is no line {missing[0]} (the file "
+                            f"has {len(deck.lines)})")
+        chosen = [ln for ln in deck.lines if ln.id in lines]
+    # a free point shared by two lines is a multi-line junction
+    users: dict[int, list[int]] = {}
+    for ln in deck.lines:
+        for pid in (ln.a, ln.b):
+            users.setdefault(pid, []).append(ln.id)
+    for ln in chosen:
+        for pid in (ln.a, ln.b):
+            if deck.points[pid].kind == "free" and len(users[pid]) > 1:
+                others = ", ".join(str(i) for i in users[pid])
+                raise CaseError(f"{deck.path.name}:{ln.lineno}: LINES row {ln.index}: free "
+                                f"point {pid} joins lines {others}: a multi-line junction is "
+                                "not supported (tetherdyn simulates single lines)")
+    return [
+        _line_case(deck, ln, duration=duration, dt=dt, output_interval=output_interval,
+                   initial=initial, motions=motions, interpolation=interpolation)
+        for ln in chosen
+    ]
+
+
+def moordyn_to_case(
+    path: str | Path,
+    duration: float | None = None,
+    output_interval: float | None = None,
+    *,
+    line: int | None = None,
+    dt: float | None = None,
+    initial: str = "auto",
+    motions: dict[int, Any] | None = None,
+    interpolation: str = "cubic",
+) -> dict:
+    """The validated tetherdyn case dict of one line of a MoorDyn v2 input file.
+
+    ``duration`` [s] is required (MoorDyn-C input files set no simulation time; the CLI
+    takes ``--duration``).  ``line`` picks the line ID when the file has several.  Other
+    arguments as :func:`read_moordyn_file`.  The dict passes :func:`tetherdyn.case.load_case`
+    (``yaml.safe_dump`` writes it as a case file).
+    """
+    if duration is None:
+        raise CaseError("solver.duration: a MoorDyn input file sets no simulation time; "
+                        "give the duration (CLI: --duration)")
+    if line is None:
+        n_lines = len(parse_moordyn_file(path).lines)
+        if n_lines > 1:
+            raise CaseError(f"{Path(path).name}: LINES: the file has {n_lines} lines; pick "
+                            "one by its ID (tetherdyn simulates one line per case)")
+        line = 1
+    (case,) = read_moordyn_file(path, duration=duration, dt=dt, output_interval=output_interval,
+                                initial=initial, motions=motions, interpolation=interpolation,
+                                lines=[line])
+    load_case(case)  # validate: raises CaseError naming the key path
+    return case
