@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Row", "register", "save_figure", "all_checks", "run_checks", "write_report", "TIERS"]
+__all__ = ["Row", "register", "save_figure", "all_checks", "run_checks", "write_report", "TIERS",
+           "peer_not_installed"]
 
 #: the report's tiers, in order
 TIERS = ("analytic", "cross-formulation", "seed", "peer")
@@ -37,6 +38,7 @@ class Row:
     figure: str | None = None  # file name under docs/figures
     seconds: float = 0.0
     values: dict = field(default_factory=dict)  # raw numbers for tests
+    skipped: bool = False  # an optional peer is not installed: verified nothing, not passed
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,15 @@ def save_figure(fig, figure_dir: Path, name: str) -> str:
     return name
 
 
+def peer_not_installed(name: str, expected: str, tolerance: str, install: str) -> Row:
+    """The row of a peer check whose optional package is missing: not run, not passed."""
+    return Row(name=name, tier="peer", expected=expected,
+               ours=f"not run: the peer is not installed ({install})", tolerance=tolerance,
+               passed=False, skipped=True,
+               details="Optional peer (`pip install -e \".[peers]\"`); install it to run "
+                       "this row.")
+
+
 def all_checks() -> dict[str, CheckSpec]:
     """Every registered check: each module of this package registers its own on import."""
     for info in pkgutil.iter_modules(__path__):
@@ -91,7 +102,8 @@ def run_checks(keys: list[str] | None = None, *, full: bool = True,
         row.seconds = time.perf_counter() - t0
         rows.append(row)
         if echo:
-            echo(f"{'PASS' if row.passed else 'FAIL'}  {row.name}  ({row.seconds:.1f} s)")
+            verdict = "PASS" if row.passed else "SKIP" if row.skipped else "FAIL"
+            echo(f"{verdict}  {row.name}  ({row.seconds:.1f} s)")
     return rows
 
 
@@ -114,7 +126,7 @@ def write_report(rows: list[Row], path: Path, command: str) -> Path:
         lines += ["| check | expected | ours | tolerance | verdict | time |",
                   "|---|---|---|---|---|---|"]
         for r in tier_rows:
-            verdict = "pass" if r.passed else "**FAIL**"
+            verdict = "pass" if r.passed else "not run" if r.skipped else "**FAIL**"
             lines.append(f"| {r.name} | {r.expected} | {r.ours} | {r.tolerance} | {verdict} "
                          f"| {r.seconds:.0f} s |")
         lines.append("")

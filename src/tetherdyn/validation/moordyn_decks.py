@@ -36,7 +36,7 @@ import numpy as np
 from ..case import CaseWarning
 from ..moordyn_input import moordyn_to_case
 from ..simulate import simulate
-from . import Row, register, save_figure
+from . import Row, peer_not_installed, register, save_figure
 
 TOL = 0.01  # of the line length and of the peak fairlead tension (issue 10)
 ROTATION_DEG = 30.0  # catenary released this far out of its plane, about its chord
@@ -186,10 +186,8 @@ def check(full: bool = True, figure_dir: Path | None = None) -> Row:
 
     name = "MoorDyn v2 input files: tetherdyn vs MoorDyn 2.7.2"
     if not moordyn_available():
-        return Row(name=name, tier="peer", expected="within 1 % of L and of peak tension",
-                   ours="not run: moordyn is not installed (pip install moordyn==2.7.2)",
-                   tolerance="1 %", passed=False,
-                   details="The peer tier needs the optional MoorDyn package.")
+        return peer_not_installed(name, "within 1 % of L and of peak tension", "1 %",
+                                  "pip install moordyn==2.7.2")
     kinds = ("hanging", "catenary", "coupled") if full else ("hanging", "catenary")
     res = [compare_deck(k, full) for k in kinds]
     ok = all(r["distance_rel"] < TOL and r["force_rel"] < TOL for r in res)
