@@ -42,13 +42,12 @@ import datetime
 import math
 import os
 import platform
-import subprocess
 import sys
 import time
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
+from _common import cpu_model, fmt, versions
 from numba import njit
 
 import tetherdyn
@@ -206,8 +205,6 @@ def bench_row(n_elements: int, medium: str, seconds: float, repeats: int, use_md
 # -- report --------------------------------------------------------------------------------
 
 
-def _f(x: float, fmt: str) -> str:
-    return "n/a" if not math.isfinite(x) else format(x, fmt)
 
 
 def table(rows: list[dict]) -> str:
@@ -218,7 +215,7 @@ def table(rows: list[dict]) -> str:
     for r in rows:
         lines.append(
             f"| {r['medium']} | {r['N']} | {r['rhs']:.3f} | {r['td']:.2f} | "
-            f"{_f(r['md'], '.2f')} | {_f(r['md'] / r['td'], '.2f')} | "
+            f"{fmt(r['md'], '.2f')} | {fmt(r['md'] / r['td'], '.2f')} | "
             f"{r['td'] / r['N']:.3f} |"
         )
     return "\n".join(lines)
@@ -253,41 +250,17 @@ def details(rows: list[dict]) -> str:
     for r in rows:
         lines.append(
             f"| {r['medium']} | {r['N']} | {r['duration']:.2f} | {r['steps']} | "
-            f"{r['td']:.2f}..{r['td_max']:.2f} | {_f(r['md'], '.2f')}..{_f(r['md_max'], '.2f')}"
-            f" | {r['td_wall_min']:.2f} / {_f(r['md_wall_min'], '.2f')} | {r['rhs_calls']} | "
-            f"{r['rhs_py']:.2f} | {_f(r['pos_diff'], '.1e')} | {r['dt_crit']:.2e} |"
+            f"{r['td']:.2f}..{r['td_max']:.2f} | {fmt(r['md'], '.2f')}..{fmt(r['md_max'], '.2f')}"
+            f" | {r['td_wall_min']:.2f} / {fmt(r['md_wall_min'], '.2f')} | {r['rhs_calls']} | "
+            f"{r['rhs_py']:.2f} | {fmt(r['pos_diff'], '.1e')} | {r['dt_crit']:.2e} |"
         )
     return "\n".join(lines)
 
 
-def _version(pkg: str) -> str:
-    try:
-        return version(pkg)
-    except PackageNotFoundError:
-        return "not installed"
 
 
-def _git_commit() -> str:
-    """The repository's commit (short hash, '+local changes' when src/ differs), if known."""
-    try:
-        root = HERE.parent
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, text=True,
-                              capture_output=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "src"], cwd=root,
-                               text=True, capture_output=True, timeout=10).stdout.strip()
-        return head + (" + local changes in src/" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
 
 
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def markdown(rows, fits, argv, started, elapsed, load0, load1, use_md) -> str:
@@ -299,12 +272,9 @@ def markdown(rows, fits, argv, started, elapsed, load0, load1, use_md) -> str:
         "",
         f"- Date: {started:%Y-%m-%d %H:%M %Z}; the whole benchmark took "
         f"{elapsed:.0f} s{md_note}",
-        f"- Machine: {platform.platform()}, {_cpu_model()}, os.cpu_count() = {os.cpu_count()}; "
+        f"- Machine: {platform.platform()}, {cpu_model()}, os.cpu_count() = {os.cpu_count()}; "
         f"load average (1 min) {load0:.2f} at the start, {load1:.2f} at the end",
-        f"- Versions: Python {platform.python_version()}, tetherdyn {_version('tetherdyn')} "
-        f"(commit {_git_commit()}), "
-        f"numba {_version('numba')}, numpy {_version('numpy')}, moordyn "
-        f"{_version('moordyn')}",
+        f"- Versions: {versions('numba', 'numpy', 'moordyn')}",
         f"- Command: `{cmd}`",
         f"- Cable: L = {LENGTH:g} m, w = {MASS_PER_LENGTH:g} kg/m, d = {DIAMETER:g} m, "
         f"EA = {EA:g} N, no internal damping; fixed anchor, free end, released straight at "
@@ -362,8 +332,8 @@ def main(argv: list[str] | None = None) -> int:
             r = bench_row(n, medium, seconds, repeats, use_md)
             rows.append(r)
             print(f"{medium:6s} N={n:4d}: RHS {r['rhs']:7.3f} µs/call, tetherdyn "
-                  f"{r['td']:8.2f} µs/step, MoorDyn {_f(r['md'], '8.2f')} µs/step, "
-                  f"ratio {_f(r['md'] / r['td'], '.2f')}  ({r['duration']:.2f} s simulated)",
+                  f"{r['td']:8.2f} µs/step, MoorDyn {fmt(r['md'], '8.2f')} µs/step, "
+                  f"ratio {fmt(r['md'] / r['td'], '.2f')}  ({r['duration']:.2f} s simulated)",
                   flush=True)
     elapsed = time.perf_counter() - t0
     load1 = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan

@@ -45,13 +45,12 @@ import datetime
 import math
 import os
 import platform
-import subprocess
 import sys
 import time
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
+from _common import cpu_model, fmt, versions
 from numba import njit
 
 import tetherdyn
@@ -227,8 +226,6 @@ def bench_row(links: int, seconds: float, repeats: int, use_mj: bool,
 # -- report --------------------------------------------------------------------------------
 
 
-def _f(x: float, fmt: str) -> str:
-    return "n/a" if not math.isfinite(x) else format(x, fmt)
 
 
 def _num(v: float) -> str:
@@ -257,8 +254,8 @@ def table(rows: list[dict]) -> str:
         lines.append(
             f"| {r['N']} | {r['dt'] * 1e3:g} | {r['rhs']:.3f} | {1e3 * r['rhs'] / r['N']:.1f} | "
             f"{r['td_us']:.2f} | {_ms(r['td'])} | {mj_us}{star if mj_us != 'n/a' else ''} | "
-            f"{_ms(r['mj'])} | {_num(r['mj'] / r['td'])} | {_f(r['lm_rhs'], '.3f')} | "
-            f"{_f(r['lm_dt'] * 1e3, 'g')} | {_ms(r['lm'])} |"
+            f"{_ms(r['mj'])} | {_num(r['mj'] / r['td'])} | {fmt(r['lm_rhs'], '.3f')} | "
+            f"{fmt(r['lm_dt'] * 1e3, 'g')} | {_ms(r['lm'])} |"
         )
     return "\n".join(lines)
 
@@ -296,41 +293,17 @@ def details(rows: list[dict]) -> str:
     for r in rows:
         lines.append(
             f"| {r['N']} | {r['dt_crit'] * 1e3:.3g} | {r['duration']:.2f} | {r['steps']} | "
-            f"{_ms(r['td'])}..{_ms(r['td_max'])} | {_f(r['mj_duration'], '.4g')} "
+            f"{_ms(r['td'])}..{_ms(r['td_max'])} | {fmt(r['mj_duration'], '.4g')} "
             f"({r['mj_runs']}) | {_ms(r['mj'])}..{_ms(r['mj_max'])} | {r['rhs_calls']} | "
-            f"{_f(r['lm_us'], '.2f')} |"
+            f"{fmt(r['lm_us'], '.2f')} |"
         )
     return "\n".join(lines)
 
 
-def _version(pkg: str) -> str:
-    try:
-        return version(pkg)
-    except PackageNotFoundError:
-        return "not installed"
 
 
-def _git_commit() -> str:
-    """The repository's commit (short hash, '+local changes' when src/ differs), if known."""
-    try:
-        root = HERE.parent
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, text=True,
-                              capture_output=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "src"], cwd=root,
-                               text=True, capture_output=True, timeout=10).stdout.strip()
-        return head + (" + local changes in src/" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
 
 
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def markdown(rows, fit_lines, argv, started, elapsed, load0, load1, use_mj, seconds,
@@ -349,11 +322,9 @@ def markdown(rows, fit_lines, argv, started, elapsed, load0, load1, use_mj, seco
         "# Rigid-link tether: tetherdyn vs MuJoCo timing",
         "",
         f"- Date: {started:%Y-%m-%d %H:%M %Z}; the whole benchmark took {elapsed:.0f} s{note}",
-        f"- Machine: {platform.platform()}, {_cpu_model()}, os.cpu_count() = {os.cpu_count()}"
+        f"- Machine: {platform.platform()}, {cpu_model()}, os.cpu_count() = {os.cpu_count()}"
         f" (shared); load average (1 min) {load0:.2f} at the start, {load1:.2f} at the end",
-        f"- Versions: Python {platform.python_version()}, tetherdyn {_version('tetherdyn')} "
-        f"(commit {_git_commit()}), numba {_version('numba')}, numpy {_version('numpy')}, "
-        f"mujoco {_version('mujoco')}",
+        f"- Versions: {versions('numba', 'numpy', 'mujoco')}",
         f"- Command: `{cmd}`",
         f"- Tether (seed 000 §5.2): L = {LENGTH:g} m, m_T = {MASS:g} kg, d = {DIAMETER:g} m, "
         f"vacuum, no damping; fixed start, free end, released straight at {ANGLE_DEG:g}° from "
@@ -423,8 +394,8 @@ def main(argv: list[str] | None = None) -> int:
         r = bench_row(n, seconds, repeats, use_mj, not args.no_lumped)
         rows.append(r)
         print(f"N={n:5d} dt={r['dt'] * 1e3:g} ms: RHS {r['rhs']:8.3f} µs/call, tetherdyn "
-              f"{r['td_us']:9.2f} µs/step, MuJoCo {_f(r['mj_us'], '11.1f')} µs/step, ratio "
-              f"{_f(r['mj'] / r['td'], '.3g')}; beads RHS {_f(r['lm_rhs'], '.3f')} µs/call",
+              f"{r['td_us']:9.2f} µs/step, MuJoCo {fmt(r['mj_us'], '11.1f')} µs/step, ratio "
+              f"{fmt(r['mj'] / r['td'], '.3g')}; beads RHS {fmt(r['lm_rhs'], '.3f')} µs/call",
               flush=True)
     elapsed = time.perf_counter() - t0
     load1 = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan

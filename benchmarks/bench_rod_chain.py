@@ -41,13 +41,12 @@ import argparse  # noqa: E402
 import datetime  # noqa: E402
 import math  # noqa: E402
 import platform  # noqa: E402
-import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-from importlib.metadata import PackageNotFoundError, version  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
+from _common import cpu_model, versions  # noqa: E402
 from numba import njit  # noqa: E402
 
 import tetherdyn  # noqa: E402
@@ -151,33 +150,10 @@ def energy_run() -> dict:
                 e_max=float(np.max(np.abs((E - E[0]) / E[0]))))
 
 
-def _version(pkg: str) -> str:
-    try:
-        return version(pkg)
-    except PackageNotFoundError:
-        return "not installed"
 
 
-def _git_commit() -> str:
-    try:
-        root = HERE.parent
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, text=True,
-                              capture_output=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "src"], cwd=root,
-                               text=True, capture_output=True, timeout=10).stdout.strip()
-        return head + (" + local changes in src/" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
 
 
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def table(rows: list[dict]) -> str:
@@ -219,11 +195,10 @@ def markdown(rows, fit_lines, energy, argv, started, elapsed, load0, load1) -> s
         "# Rod chain (seed 001): O(n) right-hand side vs a dense solve",
         "",
         f"- Date: {started:%Y-%m-%d %H:%M %Z}; the benchmark took {elapsed:.0f} s",
-        f"- Machine: {platform.platform()}, {_cpu_model()}, os.cpu_count() = {os.cpu_count()} "
+        f"- Machine: {platform.platform()}, {cpu_model()}, os.cpu_count() = {os.cpu_count()} "
         "(2 cores, shared with other work); load average (1 min) "
         f"{load0:.2f} at the start, {load1:.2f} at the end",
-        f"- Versions: Python {platform.python_version()}, tetherdyn {_version('tetherdyn')} "
-        f"(commit {_git_commit()}), numba {_version('numba')}, numpy {_version('numpy')}",
+        f"- Versions: {versions('numba', 'numpy')}",
         f"- Command: `{cmd}`; numpy's BLAS limited to one thread (OPENBLAS_NUM_THREADS=1)",
         "- Chain: 10 m, 0.8 kg/m, d = 2 cm, EA = 50 kN, damping 30 N s, straight at 30° from "
         "the vertical, rods stretched 0.1 %, rotating at 0.5 rad/s. Water: 1025 kg/m³, "
