@@ -9,8 +9,12 @@ from __future__ import annotations
 import math
 import platform
 import subprocess
+import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+
+import numpy as np
+from numba import njit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,3 +60,40 @@ def versions(*packages: str) -> str:
     extra = ", ".join(f"{p} {package_version(p)}" for p in packages)
     return (f"Python {platform.python_version()}, tetherdyn {package_version('tetherdyn')} "
             f"(commit {git_commit()}), {extra}")
+
+
+def best_time(fn, seconds: float, repeats: int) -> tuple[float, int]:
+    """(best seconds per call of fn(k) / k, k): k calibrated so one timing lasts ``seconds``."""
+    k = 1
+    while True:
+        t0 = time.perf_counter()
+        fn(k)
+        el = time.perf_counter() - t0
+        if el > 0.2 * seconds or k > 10**8:
+            break
+        k *= 4
+    k = max(1, int(math.ceil(k * seconds / max(el, 1e-9))))
+    best = math.inf
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn(k)
+        best = min(best, time.perf_counter() - t0)
+    return best / k, k
+
+
+@njit
+def rhs_loop(rhs, data, t, y, dydt, k):
+    """Call the compiled ``rhs`` k times (a timing loop with no Python in between)."""
+    for _ in range(k):
+        rhs(t, y, dydt, data)
+
+
+def compiled_rhs_time(model, y: np.ndarray, seconds: float, repeats: int) -> tuple[float, int]:
+    """(best µs per compiled call of ``model.rhs`` at state y, calls per timing)."""
+    y = np.ascontiguousarray(y, dtype=float)
+    dydt = np.empty_like(y)
+    model.rhs(0.0, y, dydt, model.data)  # compile (or load from numba's cache)
+    rhs_loop(model.rhs, model.data, 0.0, y, dydt, 1)  # compile the timing loop
+    per, k = best_time(lambda k: rhs_loop(model.rhs, model.data, 0.0, y, dydt, k), seconds,
+                       repeats)
+    return 1e6 * per, k

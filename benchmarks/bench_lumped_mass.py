@@ -47,8 +47,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import cpu_model, fmt, versions
-from numba import njit
+from _common import compiled_rhs_time, cpu_model, fmt, versions
 
 import tetherdyn
 from tetherdyn.models import build_model
@@ -110,13 +109,6 @@ def run_tetherdyn(n_elements: int, medium: str, duration: float):
     return 1e6 * wall / int(ds.attrs["steps"]), wall, ds
 
 
-@njit
-def _rhs_loop(rhs, data, t, y, dydt, k):
-    """Call the compiled ``rhs`` k times (timing loop with no Python in between)."""
-    for _ in range(k):
-        rhs(t, y, dydt, data)
-
-
 def time_rhs(n_elements: int, medium: str, y: np.ndarray, seconds: float, repeats: int):
     """(best µs per compiled RHS call, µs per call from Python, calls per repetition).
 
@@ -125,29 +117,14 @@ def time_rhs(n_elements: int, medium: str, y: np.ndarray, seconds: float, repeat
     model = build_model(tetherdyn.load_case(make_case(n_elements, medium, 1.0)))
     y = np.ascontiguousarray(y, dtype=float)
     dydt = np.empty_like(y)
-    model.rhs(0.0, y, dydt, model.data)  # compile (or load from numba's cache)
-    _rhs_loop(model.rhs, model.data, 0.0, y, dydt, 1)  # compile the timing loop
-    k = 200
-    while True:  # calibrate the number of calls
-        t0 = time.perf_counter()
-        _rhs_loop(model.rhs, model.data, 0.0, y, dydt, k)
-        el = time.perf_counter() - t0
-        if el > 0.05 or k > 10**8:
-            break
-        k *= 4
-    k = max(k, int(math.ceil(seconds / (el / k))))
-    best = math.inf
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        _rhs_loop(model.rhs, model.data, 0.0, y, dydt, k)
-        best = min(best, time.perf_counter() - t0)
+    per, k = compiled_rhs_time(model, y, seconds, repeats)
     # the same call from Python: argument unboxing of the data tuple on every call
-    m = max(200, int(0.1 / max(best / k, 1e-6)))
+    m = max(200, int(0.1 / max(per * 1e-6, 1e-6)))
     t0 = time.perf_counter()
     for _ in range(m):
         model.rhs(0.0, y, dydt, model.data)
     py = (time.perf_counter() - t0) / m
-    return 1e6 * best / k, 1e6 * py, k
+    return per, 1e6 * py, k
 
 
 # -- MoorDyn -------------------------------------------------------------------------------

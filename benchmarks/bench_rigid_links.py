@@ -50,8 +50,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import cpu_model, fmt, versions
-from numba import njit
+from _common import compiled_rhs_time, cpu_model, fmt, versions
 
 import tetherdyn
 from tetherdyn.integrate import integrate
@@ -120,13 +119,6 @@ def run_tetherdyn(model: str, links: int, dt: float, duration: float):
     return 1e6 * wall / int(ds.attrs["steps"]), wall, ds
 
 
-@njit
-def _rhs_loop(rhs, data, t, y, dydt, k):
-    """Call the compiled ``rhs`` k times (timing loop with no Python in between)."""
-    for _ in range(k):
-        rhs(t, y, dydt, data)
-
-
 def mid_run(model: str, links: int, dt: float, duration: float = 1.0):
     """(model, its state after ``duration`` simulated seconds): a taut, moving state."""
     m = build_model(tetherdyn.load_case(make_case(model, links, dt, duration)))
@@ -136,24 +128,7 @@ def mid_run(model: str, links: int, dt: float, duration: float = 1.0):
 
 def time_rhs(m, y: np.ndarray, seconds: float, repeats: int) -> tuple[float, int]:
     """(best µs per compiled call of ``m.rhs`` at state ``y``, calls per repetition)."""
-    dydt = np.empty_like(y)
-    m.rhs(0.0, y, dydt, m.data)  # compile (or load from numba's cache)
-    _rhs_loop(m.rhs, m.data, 0.0, y, dydt, 1)  # compile the timing loop
-    k = 100
-    while True:  # calibrate the number of calls
-        t0 = time.perf_counter()
-        _rhs_loop(m.rhs, m.data, 0.0, y, dydt, k)
-        el = time.perf_counter() - t0
-        if el > 0.05 or k > 10**8:
-            break
-        k *= 4
-    k = max(k, int(math.ceil(seconds / (el / k))))
-    best = math.inf
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        _rhs_loop(m.rhs, m.data, 0.0, y, dydt, k)
-        best = min(best, time.perf_counter() - t0)
-    return 1e6 * best / k, k
+    return compiled_rhs_time(m, y, seconds, repeats)
 
 
 def calibrate_tetherdyn(model: str, links: int, dt: float) -> float:

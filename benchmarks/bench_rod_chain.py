@@ -39,15 +39,13 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import datetime  # noqa: E402
-import math  # noqa: E402
 import platform  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
-from _common import cpu_model, versions  # noqa: E402
-from numba import njit  # noqa: E402
+from _common import best_time, compiled_rhs_time, cpu_model, versions  # noqa: E402
 
 import tetherdyn  # noqa: E402
 from tetherdyn.models import build_model  # noqa: E402
@@ -85,41 +83,10 @@ def bench_state(model) -> np.ndarray:
     return np.ascontiguousarray(y)
 
 
-@njit
-def _rhs_loop(rhs, data, t, y, dydt, k):
-    for _ in range(k):
-        rhs(t, y, dydt, data)
-
-
-def _best(fn, seconds: float, repeats: int) -> tuple[float, int]:
-    """(best seconds per call of fn(k) / k, k): k calibrated so one timing lasts ``seconds``."""
-    k = 1
-    while True:
-        t0 = time.perf_counter()
-        fn(k)
-        el = time.perf_counter() - t0
-        if el > 0.2 * seconds or k > 10**8:
-            break
-        k *= 4
-    k = max(1, int(math.ceil(k * seconds / max(el, 1e-9))))
-    best = math.inf
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn(k)
-        best = min(best, time.perf_counter() - t0)
-    return best / k, k
-
-
 def time_rhs(case: dict, seconds: float, repeats: int) -> tuple[float, int]:
     """(best µs per compiled rhs call, calls per timing)."""
     model = build_model(tetherdyn.load_case(case))
-    y = bench_state(model)
-    dydt = np.empty_like(y)
-    model.rhs(0.0, y, dydt, model.data)
-    _rhs_loop(model.rhs, model.data, 0.0, y, dydt, 1)
-    per, k = _best(lambda k: _rhs_loop(model.rhs, model.data, 0.0, y, dydt, k), seconds,
-                   repeats)
-    return 1e6 * per, k
+    return compiled_rhs_time(model, bench_state(model), seconds, repeats)
 
 
 def time_dense(n: int, seconds: float, repeats: int) -> float:
@@ -133,7 +100,7 @@ def time_dense(n: int, seconds: float, repeats: int) -> float:
             for a in range(3):
                 np.linalg.solve(M, Q[a])
 
-    per, _ = _best(solves, seconds, repeats)
+    per, _ = best_time(solves, seconds, repeats)
     return 1e6 * per
 
 
