@@ -119,3 +119,8 @@ def test_rov_cosimulation_example_runs(tmp_path):
     assert result["force"][-1, 0] < 0.0
     path = cosim_rov.plot(result, tmp_path / "rov.png")
     assert path.stat().st_size > 10_000
+
+
+def test_step_api_refuses_methods_it_does_not_run(small_case):
+    with pytest.raises(ValueError, match="solver.method: the step API runs rk4 or rk45"):
+        Simulator(small_case({"solver.method": "generalized_alpha"}))

@@ -35,7 +35,7 @@ __all__ = [
 
 #: every model type the case format knows (spec), and the ones this version can run.
 MODEL_TYPES = ("lumped_mass", "rigid_links", "rod_chain", "ancf2d", "higher_order")
-IMPLEMENTED_MODELS = ("lumped_mass", "rigid_links", "rod_chain")
+IMPLEMENTED_MODELS = ("lumped_mass", "rigid_links", "rod_chain", "ancf2d")
 
 #: model-specific keys: key -> (python type, default, check, description)
 MODEL_KEYS: dict[str, dict[str, tuple[type, Any, str]]] = {
@@ -55,10 +55,18 @@ MODEL_KEYS: dict[str, dict[str, tuple[type, Any, str]]] = {
         ),
     },
     "rod_chain": {},
+    "ancf2d": {
+        "material_damping": (
+            float,
+            None,
+            "the seed-003 material parameter D [N s/m^2]: shorthand for axial_damping = D A "
+            "and bending_damping = D I (I = A EI / EA)",
+        ),
+    },
 }
 
 #: model keys of the spec that belong to formulations not in this version (for messages)
-PLANNED_KEYS = {"bending": "lumped_mass", "material_damping": "ancf2d"}
+PLANNED_KEYS = {"bending": "lumped_mass"}
 
 #: tether properties each model uses (others are accepted with a warning)
 MODEL_USES: dict[str, set[str]] = {
@@ -77,6 +85,12 @@ MODEL_USES: dict[str, set[str]] = {
         "length", "diameter", "mass_per_length", "mass", "density", "area", "displaced_area",
         "EA", "axial_damping", "drag_law", "cd_normal", "cd_tangential", "compression",
     },
+    # planar ANCF cable (seed 003): a continuum with bending, no added mass
+    "ancf2d": {
+        "length", "diameter", "mass_per_length", "mass", "density", "area", "displaced_area",
+        "EA", "EI", "axial_damping", "bending_damping", "drag_law", "cd_normal",
+        "cd_tangential",
+    },
 }
 
 #: drag laws each model supports; the first is its default
@@ -84,14 +98,21 @@ MODEL_DRAG_LAWS: dict[str, tuple[str, ...]] = {
     "lumped_mass": ("cross_flow", "loading_functions", "isotropic"),
     "rigid_links": ("isotropic", "cross_flow", "loading_functions"),  # seed 000 eq. (47) first
     "rod_chain": ("cross_flow", "loading_functions", "isotropic"),
+    "ancf2d": ("projected_area", "cross_flow"),  # seed 003 eqs. (17)-(23) first
 }
 
 #: integration methods each model supports; the first is its default
 MODEL_METHODS: dict[str, tuple[str, ...]] = {
-    "lumped_mass": ("rk4", "rk45"),
+    "lumped_mass": ("rk4", "rk45", "generalized_alpha"),
     "rigid_links": ("rk4", "rk45"),
     "rod_chain": ("rk4", "rk45"),
+    "ancf2d": ("rk4", "rk45", "generalized_alpha"),
 }
+
+#: models with bending stiffness, whose held ends may also be clamped
+CLAMPABLE_MODELS = ("ancf2d",)
+#: planar models: everything must lie in the x-z plane
+PLANAR_MODELS = ("ancf2d",)
 
 #: models whose start end must be held (fixed or prescribed) and whose end end must be free
 ROOTED_CHAINS = ("rigid_links", "rod_chain")
@@ -304,6 +325,21 @@ class Solver(_Section):
     atol: Finite = Field(default=1e-9, gt=0)
     max_steps: int = Field(default=50_000_000, ge=1)
     rho_inf: Finite = Field(default=0.8, ge=0, le=1)
+    # generalized_alpha: the four parameters explicitly instead of rho_inf (all or none)
+    alpha_m: Finite | None = None
+    alpha_f: Finite | None = None
+    beta: Finite | None = Field(default=None, gt=0)
+    gamma: Finite | None = Field(default=None, gt=0)
+    adaptive: bool = False  # generalized_alpha: step-size control on rtol / atol
+
+    @model_validator(mode="after")
+    def _alpha(self) -> Solver:
+        given = [k for k in ("alpha_m", "alpha_f", "beta", "gamma") if getattr(self, k) is not None]
+        if given and len(given) != 4:
+            missing = sorted({"alpha_m", "alpha_f", "beta", "gamma"} - set(given))
+            raise ValueError(f"{missing[0]}: give all four of alpha_m, alpha_f, beta, gamma "
+                             "(or none, and rho_inf)")
+        return self
 
 
 class _CaseModel(BaseModel):
@@ -500,6 +536,37 @@ def _plain(obj: Any) -> Any:
     return obj
 
 
+def _planar_errors(case: Case) -> list[str]:
+    """A planar model lives in the x-z plane: every given vector must have y = 0."""
+    errors = []
+    vectors = [("environment.gravity", case.environment.gravity),
+               ("environment.current", case.environment.current),
+               ("initial.velocity", case.initial.velocity)]
+    for which in ("start", "end"):
+        end = getattr(case, which)
+        for key in ("position", "force", "clamp"):
+            if getattr(end, key) is not None:
+                vectors.append((f"{which}.{key}", getattr(end, key)))
+    if case.initial.direction is not None:
+        vectors.append(("initial.direction", case.initial.direction))
+    for i, p in enumerate(case.initial.points or []):
+        vectors.append((f"initial.points[{i}]", p))
+    for key, v in vectors:
+        if v[1] != 0.0:
+            errors.append(f"{key}: model {case.model.type} is planar (x-z): the y component "
+                          "must be 0")
+    w = case.initial.angular_velocity
+    if w[0] != 0.0 or w[2] != 0.0:
+        errors.append(f"initial.angular_velocity: model {case.model.type} is planar (x-z): "
+                      "only a rotation about y")
+    for which in ("start", "end"):
+        traj = getattr(case, f"{which}_trajectory")
+        if traj is not None and np.any(traj.coeffs[:, 1, :] != 0.0):
+            errors.append(f"{which}.trajectory: model {case.model.type} is planar (x-z): the "
+                          "y column must be 0")
+    return errors
+
+
 def _check_semantics(case: Case) -> None:
     """Cross-section rules the schema alone cannot express."""
     errors: list[str] = []
@@ -538,8 +605,22 @@ def _check_semantics(case: Case) -> None:
         if case.end.type != "free":
             errors.append(f"end.type: model {mtype} supports only a free end "
                           "(a chain held at both ends is a closed loop)")
-    if mtype in ("lumped_mass", "rod_chain") and t.EA is None:
+    if mtype in ("lumped_mass", "rod_chain", "ancf2d") and t.EA is None:
         errors.append(f"tether.EA: required (must be > 0) for model {mtype}")
+    if mtype == "ancf2d":
+        if t.EI <= 0:
+            errors.append("tether.EI: required (must be > 0) for model ancf2d")
+        if case.model.option("material_damping") is not None:
+            for key in ("axial_damping", "bending_damping"):
+                if key in case.raw.get("tether", {}):
+                    errors.append(f"tether.{key}: give model.material_damping or tether.{key}, "
+                                  "not both")
+    if case.method != "generalized_alpha":
+        for key in ("alpha_m", "alpha_f", "beta", "gamma", "adaptive"):
+            if key in case.raw.get("solver", {}):
+                errors.append(f"solver.{key}: only used by the method generalized_alpha")
+    elif case.solver.alpha_m is not None and "rho_inf" in case.raw.get("solver", {}):
+        errors.append("solver.rho_inf: give rho_inf or the four parameters, not both")
     if case.drag_law not in MODEL_DRAG_LAWS[mtype]:
         errors.append(
             f"tether.drag_law: '{case.drag_law}' is not supported by model {mtype} "
@@ -553,12 +634,15 @@ def _check_semantics(case: Case) -> None:
     s = case.solver
     if s.output_interval > s.duration:
         errors.append("solver.output_interval: must not exceed solver.duration")
-    if case.method == "rk4":
+    fixed_step = case.method == "rk4" or (case.method == "generalized_alpha"
+                                          and not s.adaptive)
+    if fixed_step:
         ratio = s.output_interval / s.dt
         if abs(ratio - round(ratio)) > 1e-9 * max(1.0, ratio) or round(ratio) < 1:
             errors.append(
                 f"solver.output_interval: must be an integer multiple of solver.dt "
-                f"({s.output_interval} / {s.dt} = {ratio:.6g}) for the fixed-step method rk4"
+                f"({s.output_interval} / {s.dt} = {ratio:.6g}) for the fixed-step method "
+                f"{case.method}"
             )
     if s.dt > s.duration:
         errors.append("solver.dt: must not exceed solver.duration")
@@ -570,8 +654,10 @@ def _check_semantics(case: Case) -> None:
         errors.append("end.position: a free end's position comes from the initial shape")
     for which in ("start", "end"):
         end = getattr(case, which)
-        if end.clamp is not None:
+        if end.clamp is not None and mtype not in CLAMPABLE_MODELS:
             errors.append(f"{which}.clamp: needs a model with bending stiffness ({mtype} has none)")
+        if end.clamp is not None and end.type == "free":
+            errors.append(f"{which}.clamp: only a fixed or prescribed end can be clamped")
         if end.type == "prescribed":
             try:
                 traj = load_trajectory(end.trajectory, end.interpolation, case.base_dir)
@@ -579,6 +665,8 @@ def _check_semantics(case: Case) -> None:
                 errors.append(f"{which}.trajectory: {exc}")
             else:
                 setattr(case, f"{which}_trajectory", traj)
+    if mtype in PLANAR_MODELS:
+        errors += _planar_errors(case)
     both_kinematic = case.start.type in kinematic and case.end.type in kinematic
     ini = case.initial
     for key in ("direction", "angle_from_gravity_deg"):

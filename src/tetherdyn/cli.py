@@ -71,12 +71,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
     print(f"top tension : {tension:.6g} N static ({how})")
     print(f"fastest mode: {omega:.6g} rad/s ({omega / (2 * math.pi):.6g} Hz), "
           f"{model.fastest_mode}, element {element}")
+    implicit = case.method == "generalized_alpha"
     print(f"critical dt : {dt_crit:.4g} s for explicit RK4 (limited by element {element}); "
           f"solver.dt = {s.dt:g} s" + ("  <-- above the limit" if
-                                      case.method == "rk4" and s.dt > dt_crit else ""))
+                                      case.method == "rk4" and s.dt > dt_crit else "")
+          + ("  (generalized_alpha is implicit: no such limit)" if implicit else ""))
     n_out = output_times(s.duration, s.output_interval).size
+    fixed = case.method == "rk4" or (implicit and not s.adaptive)
     print(f"run         : {s.duration:g} s, {n_out} outputs every {s.output_interval:g} s"
-          + (f", {int(round(s.duration / s.dt))} steps" if case.method == "rk4" else ""))
+          + (f", {int(round(s.duration / s.dt))} steps" if fixed else ""))
     return 0
 
 

@@ -63,8 +63,11 @@ class Simulator:
 
     def __init__(self, case: Case | dict | str | Path) -> None:
         self.case = load_case(case)
-        self.model = build_model(self.case)
         self.method = self.case.method
+        if self.method not in ("rk4", "rk45"):
+            raise ValueError(f"solver.method: the step API runs rk4 or rk45, not {self.method} "
+                             "(set solver.method in the case)")
+        self.model = build_model(self.case)
         self.t = 0.0
         y = np.ascontiguousarray(self.model.initial_state(), dtype=float).copy()
         self.model.enforce(0.0, y, self.model.data)

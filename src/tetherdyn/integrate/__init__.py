@@ -9,16 +9,29 @@ from __future__ import annotations
 import math
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..models.base import Formulation
 from .explicit import MAX_STEPS, STEP_UNDERFLOW, rk4_chunk, rk45_chunk
+from .implicit import (
+    NEWTON_FAILED,
+    S_HFAIL,
+    S_INCR,
+    S_RESID,
+    S_STEPS,
+    Workspace,
+    make_params,
+    parameters,
+)
 
-__all__ = ["integrate", "output_times", "IntegrationResult", "SimulationError", "METHODS"]
+__all__ = ["integrate", "output_times", "IntegrationResult", "SimulationError", "METHODS",
+           "has_second_order_surface", "alpha_parameters"]
 
-METHODS = ("rk4", "rk45")
+METHODS = ("rk4", "rk45", "generalized_alpha")
+#: what a formulation must offer for generalized_alpha (models/base.py)
+SECOND_ORDER_SURFACE = ("n_q", "band", "held", "force", "mass", "held_acc")
 
 
 class SimulationError(RuntimeError):
@@ -32,6 +45,9 @@ class IntegrationResult:
     rhs_evaluations: int
     wall_time_s: float
     steps: int
+    #: method-specific counters (generalized_alpha: jacobians, rejected_steps,
+    #: newton_iterations)
+    stats: dict = field(default_factory=dict)
 
 
 def _progress(total: float, enabled: bool | None):
@@ -50,10 +66,12 @@ def output_times(duration: float, output_interval: float) -> np.ndarray:
     return np.arange(int(math.floor(duration / output_interval + 1e-9)) + 1) * output_interval
 
 
-def _fail(model: Formulation, info: np.ndarray) -> SimulationError:
+def _fail(model: Formulation, info: np.ndarray, method: str = "") -> SimulationError:
     """The error for a failed run; the stability hint is computed only now, when needed."""
-    dt_hint = model.critical_time_step()[0]
     status, t_fail, element = int(info[0]), float(info[1]), int(info[2])
+    if method == "generalized_alpha":
+        return _fail_implicit(info)
+    dt_hint = model.critical_time_step()[0]
     if status == MAX_STEPS:
         return SimulationError(
             f"rk45 reached solver.max_steps at t = {t_fail:.6g} s: the problem is stiff or "
@@ -69,15 +87,69 @@ def _fail(model: Formulation, info: np.ndarray) -> SimulationError:
     )
 
 
+def _fail_implicit(info: np.ndarray) -> SimulationError:
+    status, t_fail, element = int(info[0]), float(info[1]), int(info[2])
+    where = f" (element {element} is non-finite or absurdly strained)" if element >= 0 else ""
+    if status == MAX_STEPS:
+        return SimulationError(
+            f"generalized_alpha reached solver.max_steps ({int(info[S_STEPS])} steps) at "
+            f"t = {t_fail:.6g} s; raise solver.max_steps, loosen rtol/atol (adaptive) or "
+            f"take a larger solver.dt")
+    if status == NEWTON_FAILED:
+        return SimulationError(
+            f"generalized_alpha: the Newton iterations did not converge at t = {t_fail:.6g} s "
+            f"even with the step cut to {info[S_HFAIL]:.3g} s (scaled Newton increment "
+            f"{info[S_INCR]:.3g}, max |residual| {info[S_RESID]:.3g} N){where}: the motion is "
+            f"too violent or too nonlinear for this step, or the model is blowing up; try a "
+            f"smaller solver.dt, solver.adaptive: true, or a smaller rho_inf (more "
+            f"high-frequency damping), and check the case (see `tetherdyn check`)")
+    why = "step size underflow" if status == STEP_UNDERFLOW else "non-finite or absurd strain"
+    return SimulationError(
+        f"generalized_alpha: simulation blew up at t = {t_fail:.6g} s{where} ({why}); try a "
+        f"smaller solver.dt or tighter solver.rtol/atol with solver.adaptive: true")
+
+
+def has_second_order_surface(model: Formulation) -> bool:
+    """True when the model offers the second-order surface generalized_alpha needs."""
+    return int(getattr(model, "n_q", 0) or 0) > 0 and all(
+        getattr(model, k, None) is not None for k in SECOND_ORDER_SURFACE)
+
+
+def alpha_parameters(model: Formulation, rho_inf: float | None = None,
+                     alpha: tuple[float, float, float, float] | None = None
+                     ) -> tuple[float, float, float, float]:
+    """(α_m, α_f, β, γ): the explicit four, else from rho_inf, else from the model's case
+    (solver.alpha_m … or solver.rho_inf, default 0.8)."""
+    if alpha is not None:
+        return tuple(float(x) for x in alpha)  # type: ignore[return-value]
+    s = getattr(getattr(model, "case", None), "solver", None)
+    if rho_inf is None and s is not None and s.alpha_m is not None:
+        return (s.alpha_m, s.alpha_f, s.beta, s.gamma)
+    if rho_inf is None:
+        rho_inf = s.rho_inf if s is not None else 0.8
+    return parameters(rho_inf)
+
+
 def integrate(model: Formulation, method: str, dt: float, duration: float,
               output_interval: float, *, rtol: float = 1e-6, atol: float = 1e-9,
               max_steps: int = 50_000_000, progress: bool | None = None,
-              y0: np.ndarray | None = None) -> IntegrationResult:
+              y0: np.ndarray | None = None, rho_inf: float | None = None,
+              alpha: tuple[float, float, float, float] | None = None,
+              adaptive: bool | None = None) -> IntegrationResult:
     """Integrate a formulation from its initial state; outputs every ``output_interval``.
 
     Output instants are ``j * output_interval`` for j = 0 … floor(duration / output_interval).
     Raises :class:`SimulationError` on blow-up.
+
+    generalized_alpha: ``alpha`` = (α_m, α_f, β, γ) or ``rho_inf``, and ``adaptive``
+    (step-size control on rtol / atol; otherwise a fixed step dt); when not given they come
+    from the model's case (``solver.*``). ``rhs_evaluations`` then counts force evaluations.
     """
+    if method == "generalized_alpha" and not has_second_order_surface(model):
+        raise ValueError(
+            f"solver.method: generalized_alpha needs the model's second-order surface "
+            f"({', '.join(SECOND_ORDER_SURFACE)}; models/base.py), which model "
+            f"{model.name or type(model).__name__} does not offer; use rk4 or rk45")
     times = output_times(duration, output_interval)
     n_out = times.size
     y = np.ascontiguousarray(model.initial_state() if y0 is None else y0, dtype=float).copy()
@@ -89,6 +161,7 @@ def integrate(model: Formulation, method: str, dt: float, duration: float,
     if bad >= 0:
         raise SimulationError(f"the initial state is not finite or absurd in element {bad}")
     bar = _progress(times[-1], progress)
+    stats: dict = {}
     wall = 0.0
     done = 1
     chunk = 1
@@ -137,11 +210,36 @@ def integrate(model: Formulation, method: str, dt: float, duration: float,
                 raise _fail(model, state)
             chunk = _next_chunk(chunk, el)
         evals, steps = int(state[3]), int(state[5])
+    elif method == "generalized_alpha":
+        if adaptive is None:
+            s = getattr(getattr(model, "case", None), "solver", None)
+            adaptive = bool(s.adaptive) if s is not None else False
+        params = make_params(alpha_parameters(model, rho_inf, alpha), rtol, atol, dt,
+                             adaptive, max_steps)
+        ws = Workspace(model, y, params)
+        ws.initial_acceleration(model, 0.0, y)
+        ws.run(model, 0.0, times[:0], y, Y)  # compile
+        while done < n_out:
+            m = min(chunk, n_out - done)
+            t0 = time.perf_counter()
+            got = ws.run(model, times[done - 1], times[done:done + m], y, Y[done:])
+            el = time.perf_counter() - t0
+            wall += el
+            done += got
+            if bar is not None:
+                bar.update(got * output_interval)
+            if ws.state[0] != 0:
+                if bar is not None:
+                    bar.close()
+                raise _fail(model, ws.state, method)
+            chunk = _next_chunk(chunk, el)
+        evals, steps = int(ws.state[3]), int(ws.state[5])
+        stats = ws.stats()
     else:
         raise ValueError(f"solver.method: unknown method {method!r} (known: {METHODS})")
     if bar is not None:
         bar.close()
-    return IntegrationResult(times, Y, evals, wall, steps)
+    return IntegrationResult(times, Y, evals, wall, steps, stats)
 
 
 def _next_chunk(chunk: int, elapsed: float) -> int:

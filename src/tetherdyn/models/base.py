@@ -10,6 +10,31 @@ compiled kernels with the signatures the integrators call:
 
 ``initial_state()``, ``outputs(times, Y)`` (the results variables of the spec) and
 ``critical_time_step()`` complete the surface.
+
+Second-order surface (optional; needed by ``solver.method: generalized_alpha``, see
+integrate/implicit.py and docs/generalized_alpha.md). A formulation whose equations are
+``M(q) q̈ = F(t, q, q̇)`` may also offer:
+
+- ``n_q: int`` (instance attribute): the state is ``y = [q (n_q), q̇ (n_q)]`` and
+  dq/dt = q̇. ``n_q = 0`` (the class default) means "no second-order surface".
+- ``band: int``: half-bandwidth in q-indices of M(q), ∂F/∂q and ∂F/∂q̇ (entries with
+  |i − j| > band are zero); lumped_mass: 5 (3 coordinates per node), ancf2d: 7.
+- ``held: np.ndarray`` (int64, n_q): 1 for coordinates prescribed kinematically (held
+  ends: fixed / prescribed positions, clamped slopes); ``enforce`` sets their q and q̇.
+- compiled static kernels, allocation-free, writing into the caller's arrays:
+
+  - ``force(t, y, F, data)``: the generalized applied force F (n_q), everything except
+    inertia (elastic, internal damping, gravity/buoyancy, drag, end loads, payload
+    weight/drag); entries of held coordinates are ignored by the integrator;
+  - ``mass(t, y, Mb, data)``: the symmetric mass matrix M(q) in lower band storage
+    ``Mb[k, j] = M[j + k, j]``, k = 0 … band, shape (band + 1, n_q) (payloads and added
+    mass included);
+  - ``held_acc(t, y, a, data)``: the prescribed accelerations of held coordinates into
+    ``a`` (the other entries untouched).
+
+- consistency (tests/test_generalized_alpha.py checks it for every model with the
+  surface): on free coordinates ``rhs`` gives q̈ = M⁻¹F restricted to them, with the held
+  accelerations on the right-hand side (M_ff q̈_f = F_f − M_fh a_h), and q̈_h = held_acc.
 """
 
 from __future__ import annotations
@@ -33,6 +58,13 @@ class Formulation:
     n_elements: int
     arc_length: np.ndarray
     data: tuple
+    #: second-order surface (see the module docstring); n_q = 0: not offered
+    n_q: int = 0
+    band: int = 0
+    held: np.ndarray | None = None
+    force = None
+    mass = None
+    held_acc = None
 
     def __init__(self, case: Case) -> None:
         self.case = case

@@ -278,6 +278,88 @@ def check(t, y, d):
     return -1
 
 
+# -- second-order surface (generalized_alpha; models/base.py) ---------------------------
+# q = [r_0, …, r_N] (3 per node), so a node couples to its neighbours' coordinates at most
+# 5 indices away: band = 5. Held ends' nodes are held coordinates.
+
+
+@kernel
+def _positions_from(y, n, pos, vel):
+    """Node positions/velocities straight from y (held coordinates as given)."""
+    for i in range(n):
+        for a in range(3):
+            pos[i, a] = y[3 * i + a]
+            vel[i, a] = y[3 * n + 3 * i + a]
+
+
+@kernel
+def force(t, y, F, d):
+    """Generalized applied force F [N] on every coordinate: tension, damping, weight and
+    buoyancy, drag, and at free ends the applied force and payload weight/drag — seed 004
+    eq. (2.16)'s right-hand side, without inertia. Held coordinates are read from y."""
+    n = d.n_nodes
+    scal, ends, vel, force_, tmp = d.scal, d.ends, d.vel, d.force, d.tmp
+    _positions_from(y, n, d.pos, vel)
+    _tether_forces(n, d.flags, scal, d.elem, d.node, d.pos, vel, force_, d.tangent, d.length,
+                   d.tension, tmp)
+    for w in range(2):
+        if not d.flags[HELD0 + w]:
+            i = 0 if w == 0 else n - 1
+            _payload_load(t, ends, w, scal, vel[i, 0], vel[i, 1], vel[i, 2], tmp[3:6])
+            for a in range(3):
+                force_[i, a] += tmp[3 + a]
+    for i in range(n):
+        for a in range(3):
+            F[3 * i + a] = force_[i, a]
+
+
+@kernel
+def mass(t, y, Mb, d):
+    """Mass matrix [kg] in lower band storage Mb[k, j] = M[j + k, j] (band 5): per node the
+    point mass (payload included) plus the added mass of its half elements, seed 004
+    eqs. (2.14)–(2.15); block diagonal (no coupling between nodes)."""
+    n = d.n_nodes
+    tangent, M = d.tangent, d.motion[2]
+    for k in range(Mb.shape[0]):
+        for j in range(Mb.shape[1]):
+            Mb[k, j] = 0.0
+    fluid = d.scal[RHO] > 0.0
+    if fluid:
+        for e in range(n - 1):
+            dx = y[3 * (e + 1)] - y[3 * e]
+            dy = y[3 * (e + 1) + 1] - y[3 * e + 1]
+            dz = y[3 * (e + 1) + 2] - y[3 * e + 2]
+            inv_L = 1.0 / math.sqrt(dx * dx + dy * dy + dz * dz)
+            tangent[e, 0] = dx * inv_L
+            tangent[e, 1] = dy * inv_L
+            tangent[e, 2] = dz * inv_L
+    for i in range(n):
+        m = _node_mass(i, n, d.node, d.ends)
+        if fluid:
+            _mass_matrix(i, n, m, d.elem, tangent, M)
+            for a in range(3):
+                for b in range(a + 1):
+                    Mb[a - b, 3 * i + b] = M[a, b]
+        else:
+            for a in range(3):
+                Mb[0, 3 * i + a] = m
+
+
+@kernel
+def held_acc(t, y, acc, d):
+    """Prescribed accelerations [m/s^2] of the held ends' coordinates into acc."""
+    n = d.n_nodes
+    for w in range(2):
+        if d.flags[HELD0 + w]:
+            i = 0 if w == 0 else n - 1
+            if w == 0:
+                eval_motion(d.breaks0, d.coeffs0, t, d.motion[0])
+            else:
+                eval_motion(d.breaks1, d.coeffs1, t, d.motion[1])
+            for a in range(3):
+                acc[3 * i + a] = d.motion[w, 2, a]
+
+
 @kernel
 def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, potential):
     """Element tension, end forces and energies at each output instant (results layer).
@@ -326,6 +408,11 @@ class LumpedMass(Formulation):
     rhs = staticmethod(rhs)
     enforce = staticmethod(enforce)
     check = staticmethod(check)
+    # second-order surface (generalized_alpha)
+    band = 5
+    force = staticmethod(force)
+    mass = staticmethod(mass)
+    held_acc = staticmethod(held_acc)
 
     def __init__(self, case: Case) -> None:
         super().__init__(case)
@@ -334,6 +421,10 @@ class LumpedMass(Formulation):
         n = N + 1
         self.n_elements = N
         self.n_nodes = n
+        self.n_q = 3 * n
+        self.held = np.zeros(3 * n, dtype=np.int64)
+        self.held[:3] = case.start.type != "free"
+        self.held[-3:] = case.end.type != "free"
         L0 = np.full(N, t.length / N)
         self.arc_length = np.concatenate([[0.0], np.cumsum(L0)])
         rho = case.environment.fluid_density
