@@ -13,6 +13,7 @@ REGISTRY: dict[str, str] = {
     "lumped_mass": "lumped_mass:LumpedMass",
     "rigid_links": "rigid_links:RigidLinks",
     "rod_chain": "rod_chain:RodChain",
+    "ancf2d": "ancf2d:Ancf2d",
 }
 
 
