@@ -21,6 +21,20 @@ def energy_drift(ds) -> float:
     return float(np.max(np.abs(E - E[0])) / np.max(ds.kinetic_energy.values))
 
 
+def energy_figure(ds, figure_dir: Path, name: str, title: str) -> str:
+    """The energy row figure: ``(E − E0) / max KE`` against time; returns its file name."""
+    import matplotlib.figure
+
+    fig = matplotlib.figure.Figure(figsize=(6, 3.2))
+    ax = fig.add_subplot()
+    E = ds.kinetic_energy + ds.potential_energy
+    ax.plot(ds.time, (E - E[0]) / float(ds.kinetic_energy.max()))
+    ax.set_xlabel("time [s]")
+    ax.set_ylabel("(E − E0) / max KE")
+    ax.set_title(title, fontsize=9)
+    return save_figure(fig, figure_dir, name)
+
+
 def pendulum_case(elements: int, duration: float, dt: float) -> dict:
     """The seed-000 tether (10 m, 0.16 kg) as a stiff elastic pendulum released 30° off."""
     return dict(
@@ -40,16 +54,8 @@ def check(full: bool = True, figure_dir: Path | None = None) -> Row:
     drift = energy_drift(ds)
     figure = None
     if figure_dir is not None:
-        import matplotlib.figure
-
-        fig = matplotlib.figure.Figure(figsize=(6, 3.2))
-        ax = fig.add_subplot()
-        E = ds.kinetic_energy + ds.potential_energy
-        ax.plot(ds.time, (E - E[0]) / float(ds.kinetic_energy.max()))
-        ax.set_xlabel("time [s]")
-        ax.set_ylabel("(E − E0) / max KE")
-        ax.set_title(f"Undamped lumped-mass cable, RK4, dt = {DT * 1e3:g} ms")
-        figure = save_figure(fig, figure_dir, "energy_conservation.png")
+        figure = energy_figure(ds, figure_dir, "energy_conservation.png",
+                               f"Undamped lumped-mass cable, RK4, dt = {DT * 1e3:g} ms")
     return Row(
         name="Energy, no damping/drag (lumped_mass, RK4)",
         tier="analytic",

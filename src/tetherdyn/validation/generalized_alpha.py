@@ -32,7 +32,7 @@ from ..models import build_model
 from ..models.base import Formulation
 from ..simulate import simulate
 from . import Row, register, save_figure
-from .energy import energy_drift, pendulum_case
+from .energy import energy_drift, energy_figure, pendulum_case
 from .seed000_links import largest_stable_step
 
 __all__ = ["LinearOscillator", "measured_spectral_radius", "theoretical_amplification",
@@ -272,16 +272,9 @@ def check_energy(full: bool = True, figure_dir: Path | None = None) -> Row:
     drift = energy_drift(ds)
     figure = None
     if figure_dir is not None:
-        import matplotlib.figure
-
-        fig = matplotlib.figure.Figure(figsize=(6, 3.2))
-        ax = fig.add_subplot()
-        E = ds.kinetic_energy + ds.potential_energy
-        ax.plot(ds.time, (E - E[0]) / float(ds.kinetic_energy.max()))
-        ax.set_xlabel("time [s]")
-        ax.set_ylabel("(E − E0) / max KE")
-        ax.set_title(f"Undamped lumped-mass cable, generalized-α ρ∞ = 1, dt = {dt * 1e3:g} ms")
-        figure = save_figure(fig, figure_dir, "ga_energy.png")
+        figure = energy_figure(ds, figure_dir, "ga_energy.png",
+                               "Undamped lumped-mass cable, generalized-α ρ∞ = 1, "
+                               f"dt = {dt * 1e3:g} ms")
     return Row(
         name="Energy, no damping/drag (lumped_mass, generalized-α ρ∞ = 1)",
         tier="analytic",

@@ -11,7 +11,7 @@ import numpy as np
 from .. import analytic
 from ..simulate import simulate
 from . import Row, register, save_figure
-from .energy import energy_drift
+from .energy import energy_drift, energy_figure
 from .hanging_chain import (
     DIAMETER,
     LENGTH,
@@ -121,17 +121,9 @@ def check_energy(full: bool = True, figure_dir: Path | None = None) -> Row:
     drift = energy_drift(ds)
     figure = None
     if figure_dir is not None:
-        import matplotlib.figure
-
-        fig = matplotlib.figure.Figure(figsize=(6, 3.2))
-        ax = fig.add_subplot()
-        E = ds.kinetic_energy + ds.potential_energy
-        ax.plot(ds.time, (E - E[0]) / float(ds.kinetic_energy.max()))
-        ax.set_xlabel("time [s]")
-        ax.set_ylabel("(E − E0) / max KE")
-        ax.set_title(f"{elements} rigid links, released 30°, RK4, dt = {ENERGY_DT * 1e3:g} ms",
-                     fontsize=9)
-        figure = save_figure(fig, figure_dir, "rigid_links_energy.png")
+        figure = energy_figure(ds, figure_dir, "rigid_links_energy.png",
+                               f"{elements} rigid links, released 30°, RK4, "
+                               f"dt = {ENERGY_DT * 1e3:g} ms")
     return Row(
         name="rigid_links: energy, no damping or drag (RK4, 20 s)",
         tier="analytic",

@@ -23,6 +23,7 @@ from ..models import build_model
 from ..models.ancf2d import E_AXIAL, E_BENDING, FX, FZ, GAUSS_POINTS, GX, GZ, PAYLOAD
 from ..simulate import simulate
 from . import Row, register, save_figure
+from .energy import energy_drift, energy_figure
 
 # -- the seed-003 strip (Table 1, Table 2) --------------------------------------------------
 LENGTH = 0.6  # [m]
@@ -294,12 +295,6 @@ def check_statics(full: bool = True, figure_dir: Path | None = None) -> Row:
 # -- energy ---------------------------------------------------------------------------------
 
 
-def energy_drift(ds) -> float:
-    """``max|E - E0| / max KE`` (spec's energy measure)."""
-    E = (ds.kinetic_energy + ds.potential_energy).values
-    return float(np.max(np.abs(E - E[0])) / np.max(ds.kinetic_energy.values))
-
-
 @register("ancf2d_energy", "analytic", "ancf2d: energy conserved without damping or drag")
 def check_energy(full: bool = True, figure_dir: Path | None = None) -> Row:
     elements = 20 if full else 10
@@ -323,17 +318,8 @@ def check_energy(full: bool = True, figure_dir: Path | None = None) -> Row:
     drift = energy_drift(ds)
     figure = None
     if figure_dir is not None:
-        import matplotlib.figure
-
-        fig = matplotlib.figure.Figure(figsize=(6, 3.2))
-        ax = fig.add_subplot()
-        E = ds.kinetic_energy + ds.potential_energy
-        ax.plot(ds.time, (E - E[0]) / float(ds.kinetic_energy.max()))
-        ax.set_xlabel("time [s]")
-        ax.set_ylabel("(E − E0) / max KE")
-        ax.set_title(f"ancf2d strip without damping or drag, {method}, dt = {dt:.3g} s",
-                     fontsize=9)
-        figure = save_figure(fig, figure_dir, "ancf2d_energy.png")
+        figure = energy_figure(ds, figure_dir, "ancf2d_energy.png",
+                               f"ancf2d strip without damping or drag, {method}, dt = {dt:.3g} s")
     return Row(
         name=f"ancf2d energy, no damping/drag ({method})",
         tier="analytic",
