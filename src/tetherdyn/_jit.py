@@ -6,7 +6,8 @@ of a compiled function with array arguments otherwise pays atomic reference-coun
 per array — measured here at ~0.4 µs per call with 11 arrays, 4× the whole right-hand side
 of a 10-element cable. ``loop``: the same for the integrators' time loops, which take the
 model's kernels as arguments and so cannot be cached (numba keys such specialisations on
-the functions' identity); compiling one costs ~0.3 s per process.
+the functions' identity); compiling one costs ~0.3 s (rk4) to ~5 s (generalized-α with
+ancf2d) per process.
 """
 
 from __future__ import annotations

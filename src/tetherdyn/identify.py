@@ -1,0 +1,790 @@
+"""Parameter identification from measured marker trajectories — seed 003 §4.3.
+
+The seed identifies the damping parameter D, the drag coefficient C_D and the element
+count n of its rubber strip by a **full grid search** (Table 2) over the evaluation
+function of eq. (25): the sum over video frames p and markers n of the squared distance
+between each measured marker and the simulated tether point at the same place. Here:
+
+    J = Σ_p Σ_k |X_k(t_p) − r(s_k, t_p)|²        [m²]           (seed 003 eq. 25)
+
+with X_k the measured position of marker k (file columns x, y, z), s_k its unstretched arc
+length from the start end, and r(s, t) the simulated centre line. Every grid point is one
+simulation of the Dask batch runner (:mod:`tetherdyn.batch`); an optional local refinement
+(Nelder–Mead over the continuous parameters, integer ones fixed at the grid best) goes on
+from the best grid point through the same runner. Usage and the marker format:
+docs/identify.md.
+
+Interpolation choices (stated in docs/identify.md):
+
+- along the tether: with ``ancf2d`` (the results carry the nodal slopes) the cubic Hermite
+  shape functions of the element (seed 003 eq. 1), i.e. the model's own centre line;
+  otherwise linear between nodes in unstretched arc length;
+- in time: the solver's output interval is set so that the outputs hit the marker times
+  when they lie on a uniform grid that is a multiple of solver.dt (the normal case of a
+  camera); otherwise the outputs are interpolated linearly in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import csv
+import itertools
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .case import CaseError, load_case, set_key
+
+__all__ = ["Markers", "Parameter", "MarkerCost", "IdentifyResult", "identify", "read_markers",
+           "parse_param", "check_key", "tether_points", "add_identify_parser",
+           "MARKER_COLUMNS"]
+
+MARKER_COLUMNS = ("time", "marker", "arc_length", "x", "y", "z")
+_TIME_TOL = 1e-9  # [s] a marker time within this of an output instant hits it
+
+
+# -- markers --------------------------------------------------------------------------------
+
+
+@dataclass
+class Markers:
+    """Measured marker positions, one row per (time, marker).
+
+    time [s], marker (label), arc_length [m] (unstretched, from the start end), xyz [m].
+    """
+
+    time: np.ndarray
+    marker: np.ndarray
+    arc_length: np.ndarray
+    xyz: np.ndarray
+    source: str = "<markers>"
+
+    def __len__(self) -> int:
+        return int(self.time.size)
+
+    @property
+    def times(self) -> np.ndarray:
+        """The distinct frame times [s], sorted."""
+        return np.unique(self.time)
+
+
+def read_markers(path: str | Path) -> Markers:
+    """Read a marker CSV (header ``time,marker,arc_length,x,y,z``, docs/identify.md).
+
+    Raises CaseError naming ``file:line`` and the problem for the first bad row.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise CaseError(f"marker file not found: {path}")
+    with path.open(newline="") as f:
+        lines = f.read().splitlines()
+    rows: list[tuple[int, list[str]]] = []
+    for no, text in enumerate(lines, start=1):
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        rows.append((no, next(csv.reader([text]))))
+    if not rows:
+        raise CaseError(f"{path}: no header and no rows (expected columns "
+                        f"{', '.join(MARKER_COLUMNS)})")
+    hno, header = rows[0]
+    header = [h.strip() for h in header]
+    missing = [c for c in MARKER_COLUMNS if c not in header]
+    if missing:
+        raise CaseError(f"{path}:{hno}: header lacks column(s) {', '.join(missing)} "
+                        f"(expected {', '.join(MARKER_COLUMNS)})")
+    col = {c: header.index(c) for c in MARKER_COLUMNS}
+    t, m, s, xyz = [], [], [], []
+    seen: dict[tuple[float, str], int] = {}
+    for no, cells in rows[1:]:
+        where = f"{path}:{no}"
+        if len(cells) != len(header):
+            raise CaseError(f"{where}: {len(cells)} fields, the header has {len(header)}")
+        vals = {}
+        for c in ("time", "arc_length", "x", "y", "z"):
+            text = cells[col[c]].strip()
+            try:
+                v = float(text)
+            except ValueError:
+                raise CaseError(f"{where}: {c} {text!r} is not a number") from None
+            if not math.isfinite(v):
+                raise CaseError(f"{where}: {c} must be finite (got {text})")
+            vals[c] = v
+        label = cells[col["marker"]].strip()
+        if not label:
+            raise CaseError(f"{where}: marker: empty label")
+        if vals["time"] < 0:
+            raise CaseError(f"{where}: time must be >= 0 (got {vals['time']:g})")
+        if vals["arc_length"] < 0:
+            raise CaseError(f"{where}: arc_length must be >= 0 (got {vals['arc_length']:g})")
+        if (vals["time"], label) in seen:
+            raise CaseError(f"{where}: marker {label!r} at time {vals['time']:g} repeats line "
+                            f"{seen[(vals['time'], label)]}")
+        seen[(vals["time"], label)] = no
+        t.append(vals["time"])
+        m.append(label)
+        s.append(vals["arc_length"])
+        xyz.append((vals["x"], vals["y"], vals["z"]))
+    if not t:
+        raise CaseError(f"{path}: no marker rows after the header")
+    return Markers(np.array(t), np.array(m, dtype=object), np.array(s), np.array(xyz),
+                   source=str(path))
+
+
+def write_markers(markers: Markers, path: str | Path) -> Path:
+    """Write markers in the format :func:`read_markers` reads."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(MARKER_COLUMNS)
+        for i in range(len(markers)):
+            w.writerow([repr(float(markers.time[i])), markers.marker[i],
+                        repr(float(markers.arc_length[i])),
+                        *(repr(float(v)) for v in markers.xyz[i])])
+    return path
+
+
+# -- the simulated centre line at the markers ---------------------------------------------------
+
+
+def tether_points(ds, times: np.ndarray, arc_length: np.ndarray) -> np.ndarray:
+    """Simulated positions [m] (K, 3) of the tether points at unstretched arc lengths
+    ``arc_length`` (K,) [m] at instants ``times`` (K,) [s].
+
+    In time: the output instant itself when a time hits one (within 1e-9 s), else linear
+    between the two outputs around it. Along the tether: the cubic Hermite shape functions
+    of the ANCF element (seed 003 eq. 1) when the results carry nodal slopes (``ancf2d``),
+    else linear between nodes. Raises ValueError for a time beyond the last output or an
+    arc length outside the tether.
+    """
+    tt = np.asarray(ds["time"].values, dtype=float)
+    s_nodes = np.asarray(ds["arc_length"].values, dtype=float)
+    pos = np.asarray(ds["position"].values, dtype=float)
+    slope = np.asarray(ds["slope"].values, dtype=float) if "slope" in ds else None
+    times = np.asarray(times, dtype=float)
+    arc = np.asarray(arc_length, dtype=float)
+    if times.size and times.max() > tt[-1] + _TIME_TOL:
+        raise ValueError(f"marker time {times.max():g} s is past the simulation's last output "
+                         f"{tt[-1]:g} s")
+    if arc.size and (arc.min() < -1e-12 or arc.max() > s_nodes[-1] * (1 + 1e-12) + 1e-12):
+        raise ValueError(f"marker arc length outside the tether [0, {s_nodes[-1]:g}] m")
+    # time: index j and weight w (w = 0: exactly output j)
+    j = np.clip(np.searchsorted(tt, times, side="right") - 1, 0, tt.size - 1)
+    hit = np.abs(tt[j] - times) <= _TIME_TOL
+    nxt = np.minimum(j + 1, tt.size - 1)
+    up = np.abs(tt[nxt] - times) <= _TIME_TOL
+    j = np.where(up & ~hit, nxt, j)
+    hit = hit | up
+    nxt = np.minimum(j + 1, tt.size - 1)
+    span = np.where(nxt > j, tt[nxt] - tt[j], 1.0)
+    w = np.where(hit, 0.0, (times - tt[j]) / span)
+    # space: element e and local coordinate xi
+    e = np.clip(np.searchsorted(s_nodes, arc, side="right") - 1, 0, s_nodes.size - 2)
+    le = s_nodes[e + 1] - s_nodes[e]
+    xi = np.clip((arc - s_nodes[e]) / le, 0.0, 1.0)
+
+    def at(k: np.ndarray) -> np.ndarray:
+        ra, rb = pos[k, e], pos[k, e + 1]
+        if slope is None:
+            return (1.0 - xi)[:, None] * ra + xi[:, None] * rb
+        # seed 003 eq. (1): cubic Hermite shape functions in the unstretched arc length
+        x2, x3 = xi * xi, xi * xi * xi
+        S0 = 1.0 - 3 * x2 + 2 * x3
+        S1 = le * (xi - 2 * x2 + x3)
+        S2 = 3 * x2 - 2 * x3
+        S3 = le * (x3 - x2)
+        return (S0[:, None] * ra + S1[:, None] * slope[k, e] + S2[:, None] * rb
+                + S3[:, None] * slope[k, e + 1])
+
+    p0 = at(j)
+    if np.all(w == 0.0):
+        return p0
+    return (1.0 - w)[:, None] * p0 + w[:, None] * at(nxt)
+
+
+@dataclass
+class MarkerCost:
+    """The evaluation function of seed 003 eq. (25) as a picklable callable for
+    :func:`tetherdyn.batch.run_batch`: ``cost(ds) -> {"J": [m²], "rms": [m], "max": [m]}``.
+
+    ``rms`` = sqrt(J / K) over the K marker observations, ``max`` the largest distance.
+    """
+
+    time: np.ndarray
+    arc_length: np.ndarray
+    xyz: np.ndarray
+
+    @classmethod
+    def from_markers(cls, markers: Markers) -> MarkerCost:
+        return cls(np.asarray(markers.time, float), np.asarray(markers.arc_length, float),
+                   np.asarray(markers.xyz, float))
+
+    def residuals(self, ds) -> np.ndarray:
+        """Measured minus simulated marker positions [m] (K, 3)."""
+        return self.xyz - tether_points(ds, self.time, self.arc_length)
+
+    def __call__(self, ds) -> dict[str, float]:
+        d2 = np.sum(self.residuals(ds) ** 2, axis=1)
+        J = float(np.sum(d2))  # seed 003 eq. (25)
+        return {"J": J, "rms": math.sqrt(J / d2.size), "max": float(np.sqrt(d2.max()))}
+
+
+# -- parameters -----------------------------------------------------------------------------
+
+
+@dataclass
+class Parameter:
+    """One identified case key (dotted path) and its grid values."""
+
+    key: str
+    values: list
+    integer: bool = False
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        return float(min(self.values)), float(max(self.values))
+
+    @property
+    def step(self) -> float:
+        v = sorted(set(self.values))
+        return float(min(np.diff(v))) if len(v) > 1 else max(abs(float(v[0])) * 0.05, 1e-9)
+
+
+def _section_fields(section: str, model_type: str | None) -> set[str] | None:
+    from .case import MODEL_KEYS, _CaseModel
+
+    if section == "model":
+        from .case import ModelSection
+
+        return set(ModelSection.model_fields) | set(MODEL_KEYS.get(model_type or "", {}))
+    info = _CaseModel.model_fields.get(section)
+    if info is None or not hasattr(info.annotation, "model_fields"):
+        return None
+    return set(info.annotation.model_fields)
+
+
+#: keys whose schema type is an integer
+_INTEGER_KEYS = {"model.elements", "solver.max_steps"}
+
+
+def check_key(case: dict, key: str) -> None:
+    """Raise CaseError unless ``key`` (``section.name``) names a numeric key of the case
+    schema for this case's model."""
+    parts = key.split(".")
+    model_type = (case.get("model") or {}).get("type")
+    if len(parts) != 2:
+        raise CaseError(f"--param {key}: not a case key (expected section.name, e.g. "
+                        "tether.cd_normal or model.elements)")
+    fields = _section_fields(parts[0], model_type)
+    if fields is None:
+        raise CaseError(f"--param {key}: unknown case section {parts[0]!r}")
+    if parts[1] not in fields:
+        raise CaseError(f"--param {key}: unknown case key ({parts[0]} has no {parts[1]!r}"
+                        + (f" for model {model_type}" if parts[0] == "model" else "") + ")")
+    if key in ("model.type",) or parts[1] in ("drag_law", "method", "type", "shape",
+                                               "trajectory", "interpolation", "compression",
+                                               "adaptive", "position", "clamp", "force",
+                                               "gravity", "current", "direction", "points",
+                                               "velocity", "angular_velocity"):
+        raise CaseError(f"--param {key}: not a numeric scalar key; only numbers can be "
+                        "identified")
+
+
+def _number(text: str, spec: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise CaseError(f"--param {spec}: {text!r} is not a number") from None
+    if not math.isfinite(v):
+        raise CaseError(f"--param {spec}: {text!r} is not finite")
+    return v
+
+
+def parse_param(spec: str) -> Parameter:
+    """``KEY=START:STOP:STEP`` (STOP included) or ``KEY=V1,V2,...`` -> Parameter.
+
+    Integer keys (model.elements) need integer values.
+    """
+    if "=" not in spec:
+        raise CaseError(f"--param {spec}: expected KEY=START:STOP:STEP or KEY=V1,V2,...")
+    key, rhs = (x.strip() for x in spec.split("=", 1))
+    integer = key in _INTEGER_KEYS
+    if ":" in rhs:
+        parts = rhs.split(":")
+        if len(parts) != 3:
+            raise CaseError(f"--param {spec}: expected START:STOP:STEP")
+        a, b, h = (_number(p, spec) for p in parts)
+        if h <= 0:
+            raise CaseError(f"--param {spec}: STEP must be > 0")
+        if b < a:
+            raise CaseError(f"--param {spec}: STOP must be >= START")
+        n = int(math.floor((b - a) / h + 1e-9)) + 1
+        if n > 100_000:
+            raise CaseError(f"--param {spec}: {n} values; at most 100000")
+        values = [a + i * h for i in range(n)]
+        # round away the floating-point noise of a + i h (decimal steps print cleanly)
+        values = [float(f"{v:.12g}") for v in values]
+    else:
+        values = [_number(p, spec) for p in rhs.split(",") if p.strip()]
+        if not values:
+            raise CaseError(f"--param {spec}: no values")
+    if integer:
+        if any(not float(v).is_integer() for v in values):
+            raise CaseError(f"--param {spec}: {key} takes integers")
+        values = [int(v) for v in values]
+    return Parameter(key, values, integer)
+
+
+def _as_parameters(parameters: Any) -> list[Parameter]:
+    if isinstance(parameters, Mapping):
+        out = []
+        for k, v in parameters.items():
+            if isinstance(v, str):
+                out.append(parse_param(f"{k}={v}"))
+            else:
+                vals = list(np.atleast_1d(np.asarray(v)).tolist())
+                integer = k in _INTEGER_KEYS
+                if integer:
+                    if any(not float(x).is_integer() for x in vals):
+                        raise CaseError(f"--param {k}: {k} takes integers")
+                    vals = [int(x) for x in vals]
+                else:
+                    vals = [float(x) for x in vals]
+                out.append(Parameter(k, vals, integer))
+        return out
+    return [p if isinstance(p, Parameter) else parse_param(str(p)) for p in parameters]
+
+
+# -- sampling -------------------------------------------------------------------------------
+
+
+def _sampling(raw: dict, times: np.ndarray) -> tuple[dict, str]:
+    """Solver settings for the marker times: (updated raw case, note)."""
+    case = load_case(raw)
+    s = case.solver
+    fixed = case.method == "rk4" or (case.method == "generalized_alpha" and not s.adaptive)
+    t = np.unique(times)
+    dtime = np.diff(t)
+    delta = float(dtime.min()) if dtime.size else float(t[0]) if t[0] > 0 else 0.0
+    hits = False
+    if delta > 0:
+        k = t / delta
+        on_grid = np.all(np.abs(k - np.round(k)) <= 1e-6)
+        ratio = delta / s.dt
+        on_dt = (not fixed) or abs(ratio - round(ratio)) <= 1e-6 * max(1.0, ratio)
+        hits = bool(on_grid and on_dt and round(ratio) >= 1)
+    raw = copy.deepcopy(raw)
+    if hits:
+        out = float(f"{delta:.12g}")
+        note = (f"outputs every {out:g} s hit the marker times (solver.output_interval set to "
+                "the camera interval)")
+    else:
+        out = s.output_interval
+        note = (f"marker times not on a grid that is a multiple of solver.dt: outputs every "
+                f"{out:g} s, interpolated linearly in time")
+    duration = max(out, math.ceil(float(t[-1]) / out - 1e-9) * out)
+    set_key(raw, "solver.output_interval", out)
+    set_key(raw, "solver.duration", float(f"{duration:.12g}"))
+    return raw, note
+
+
+# -- the identification ---------------------------------------------------------------------
+
+
+@dataclass
+class IdentifyResult:
+    """What :func:`identify` found.
+
+    ``table``: one row per evaluated point (the parameters, ``stage`` grid|refine, status,
+    error, wall_s, J [m²], rms [m], max [m]); ``best``: the parameters of the smallest J
+    (refined when refinement ran and improved); ``grid_best``: the best grid point;
+    ``best_case``: the case dict with ``best`` set; ``markers``; ``parameters``.
+    """
+
+    table: Any  # pandas.DataFrame
+    best: dict[str, float]
+    best_J: float
+    grid_best: dict[str, float]
+    grid_best_J: float
+    best_case: dict
+    markers: Markers
+    parameters: list[Parameter]
+    sampling: str = ""
+    wall_s: float = 0.0
+    refined: dict[str, float] | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def n_failed(self) -> int:
+        return int((self.table["status"] != "ok").sum())
+
+    def to_xarray(self):
+        """The table as an xarray.Dataset over a ``point`` dimension."""
+        import xarray as xr
+
+        ds = xr.Dataset.from_dataframe(self.table.reset_index(drop=True)
+                                       .rename_axis("point"))
+        for c in ("J",):
+            if c in ds:
+                ds[c].attrs.update(units="m2", long_name="seed 003 eq. (25) evaluation function")
+        for c in ("rms", "max"):
+            if c in ds:
+                ds[c].attrs["units"] = "m"
+        ds.attrs.update(best=str(self.best), best_J=self.best_J, sampling=self.sampling,
+                        markers=self.markers.source)
+        return ds
+
+    def save(self, folder: str | Path, *, figures: bool = True) -> list[Path]:
+        """Write results.csv, results.nc, best.yaml and (figures) landscape.png,
+        snapshots.png into ``folder``; returns the paths."""
+        import yaml
+
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        paths = [folder / "results.csv", folder / "results.nc", folder / "best.yaml"]
+        self.table.to_csv(paths[0], index=False)
+        ds = self.to_xarray()
+        for name in ds.data_vars:  # netCDF wants fixed types: text columns as str
+            if ds[name].dtype == object:
+                ds[name] = ds[name].astype(str)
+        ds.to_netcdf(paths[1])
+        paths[2].write_text(
+            f"# identified by tetherdyn identify: J = {self.best_J:.6g} m^2\n"
+            + "".join(f"# {k} = {v}\n" for k, v in self.best.items())
+            + yaml.safe_dump(self.best_case, sort_keys=False))
+        if figures:
+            paths.append(landscape_figure(self, folder / "landscape.png"))
+            paths.append(snapshots_figure(self, folder / "snapshots.png"))
+        return paths
+
+
+def _absolute_paths(raw: dict, base_dir: Path) -> dict:
+    """Relative trajectory file paths made absolute (the workers run elsewhere)."""
+    for which in ("start", "end"):
+        end = raw.get(which)
+        if isinstance(end, dict) and isinstance(end.get("trajectory"), str):
+            p = Path(end["trajectory"])
+            if not p.is_absolute():
+                end["trajectory"] = str((base_dir / p).resolve())
+    return raw
+
+
+def identify(base_case: Any, markers: Markers | str | Path, parameters: Any, *,
+             client=None, scheduler: str | None = None, workers: int = 2,
+             store: str | Path | None = None, refine: bool = False,
+             progress: Any = None, max_refine_evaluations: int = 60) -> IdentifyResult:
+    """Full grid search of seed 003 §4.3 (eq. 25) over ``parameters``, then optionally a
+    Nelder–Mead refinement of the continuous ones from the best grid point.
+
+    ``base_case``: case dict, YAML path or Case; ``markers``: Markers or a marker CSV;
+    ``parameters``: ``{"key": values or "START:STOP:STEP"}`` or a list of
+    ``"KEY=START:STOP:STEP"`` specs. Everything is checked (case, markers, keys, the
+    grid's extreme values) before any simulation runs. ``client`` / ``scheduler`` /
+    ``workers`` / ``store`` / ``progress`` as in :func:`tetherdyn.batch.run_batch`.
+    """
+    import pandas as pd
+
+    from .batch import close_client, get_client, run_batch
+    from .integrate import SimulationError
+
+    t0 = time.perf_counter()
+    base = load_case(base_case)
+    raw = _absolute_paths(base.to_dict(), base.base_dir)
+    if not isinstance(markers, Markers):
+        markers = read_markers(markers)
+    params = _as_parameters(parameters)
+    if not params:
+        raise CaseError("--param: give at least one parameter to identify")
+    keys = [p.key for p in params]
+    if len(set(keys)) != len(keys):
+        raise CaseError("--param: a key is given twice")
+    for p in params:
+        check_key(raw, p.key)
+    raw, note = _sampling(raw, markers.time)
+    s_max = float(base.tether.length)
+    if markers.arc_length.max() > s_max * (1 + 1e-9):
+        raise CaseError(f"{markers.source}: arc_length {markers.arc_length.max():g} m is beyond "
+                        f"the tether length {s_max:g} m")
+    # the extreme values of every parameter must give a valid case (checked here, not
+    # 3 000 times on the workers)
+    for p in params:
+        for v in {min(p.values), max(p.values)}:
+            try:
+                load_case(set_key(copy.deepcopy(raw), p.key, v))
+            except CaseError as exc:
+                raise CaseError(f"--param {p.key}={v:g}: {exc}") from None
+    cost = MarkerCost.from_markers(markers)
+    points = list(itertools.product(*(p.values for p in params)))
+    cases = [_point_case(raw, keys, pt) for pt in points]
+    own = client is None
+    if own:
+        client = get_client(scheduler, workers) if _needs_client(cases, store) else None
+    try:
+        res = run_batch(cases, cost, client=client, store=store, progress=progress)
+        rows = [_row(keys, pt, r, "grid") for pt, r in zip(points, res, strict=True)]
+        ok = [r for r in rows if r["status"] == "ok"]
+        if not ok:
+            raise SimulationError("identify: every grid point failed; first error: "
+                                  + str(rows[0]["error"]))
+        gbest = min(ok, key=lambda r: r["J"])
+        grid_best = {k: gbest[k] for k in keys}
+        best, best_J, refined = dict(grid_best), float(gbest["J"]), None
+        notes: list[str] = []
+        if refine:
+            cont = [p for p in params if not p.integer]
+            if not cont:
+                notes.append("refine: no continuous parameter; grid best kept")
+            else:
+                if client is None:
+                    client = get_client(scheduler, workers)
+                refined_rows, refined = _refine(raw, params, cont, grid_best, best_J, cost,
+                                                client, store, max_refine_evaluations)
+                rows += refined_rows
+                rok = [r for r in refined_rows if r["status"] == "ok"]
+                if rok:
+                    rbest = min(rok, key=lambda r: r["J"])
+                    if rbest["J"] < best_J:
+                        best = {k: rbest[k] for k in keys}
+                        best_J = float(rbest["J"])
+    finally:
+        if own and client is not None:
+            close_client(client)
+    table = pd.DataFrame(rows)
+    best_case = _point_case(raw, keys, [best[k] for k in keys])
+    return IdentifyResult(table=table, best=best, best_J=best_J, grid_best=grid_best,
+                          grid_best_J=float(gbest["J"]), best_case=best_case, markers=markers,
+                          parameters=params, sampling=note, wall_s=time.perf_counter() - t0,
+                          refined=refined, notes=notes)
+
+
+def _needs_client(cases: list[dict], store) -> bool:
+    """False when every case is already in the store (resume without starting a cluster)."""
+    if store is None:
+        return True
+    from .batch import _read_store, case_key
+
+    _, stored = _read_store(Path(store))
+    return any(case_key(c) not in stored for c in cases)
+
+
+def _point_case(raw: dict, keys: Sequence[str], values: Sequence) -> dict:
+    c = copy.deepcopy(raw)
+    for k, v in zip(keys, values, strict=True):
+        set_key(c, k, int(v) if k in _INTEGER_KEYS else float(v))
+    return c
+
+
+def _row(keys: Sequence[str], values: Sequence, r, stage: str) -> dict:
+    row = {k: v for k, v in zip(keys, values, strict=True)}
+    row.update(stage=stage, status=r.status, error=r.error or "", wall_s=r.wall_s,
+               J=r.values.get("J", math.nan), rms=r.values.get("rms", math.nan),
+               max=r.values.get("max", math.nan))
+    return row
+
+
+def _refine(raw: dict, params: list[Parameter], cont: list[Parameter], start: dict,
+            start_J: float, cost: MarkerCost, client, store,
+            max_evals: int) -> tuple[list[dict], dict]:
+    """Nelder–Mead (scipy, bounded to the grid's range) over the continuous parameters in
+    units of their grid step, integer parameters fixed at the grid best; every evaluation
+    is one run_batch task (the simplex's first n+1 points go as one batch)."""
+    from scipy.optimize import minimize
+
+    from .batch import run_batch
+
+    keys = [p.key for p in params]
+    steps = np.array([p.step for p in cont])
+    x0 = np.array([float(start[p.key]) for p in cont])
+    lo = np.array([p.bounds[0] for p in cont])
+    hi = np.array([p.bounds[1] for p in cont])
+    rows: list[dict] = []
+    # the grid best is known already: not run again
+    memo: dict[tuple, float] = {tuple(start[k] for k in keys): start_J}
+
+    def point(u: np.ndarray) -> list:
+        x = np.clip(x0 + u * steps, lo, hi)
+        vals = dict(start)
+        for p, xv in zip(cont, x, strict=True):
+            vals[p.key] = float(xv)
+        return [vals[k] for k in keys]
+
+    def evaluate(us: list[np.ndarray]) -> list[float]:
+        pts = [point(u) for u in us]
+        new = [pt for pt in pts if tuple(pt) not in memo]
+        if new:
+            res = run_batch([_point_case(raw, keys, pt) for pt in new], cost, client=client,
+                            store=store, progress=False)
+            for pt, r in zip(new, res, strict=True):
+                rows.append(_row(keys, pt, r, "refine"))
+                memo[tuple(pt)] = r.values.get("J", math.inf) if r.ok else math.inf
+        return [memo[tuple(pt)] for pt in pts]
+
+    n = len(cont)
+    # the initial simplex: the grid best and half a grid step along each parameter (inside
+    # the bounds), evaluated as one batch
+    simplex = [np.zeros(n)]
+    for i in range(n):
+        u = np.zeros(n)
+        u[i] = 0.5 if x0[i] + 0.5 * steps[i] <= hi[i] else -0.5
+        simplex.append(u)
+    evaluate(simplex)
+    res = minimize(lambda u: evaluate([u])[0], np.zeros(n), method="Nelder-Mead",
+                   bounds=list(zip((lo - x0) / steps, (hi - x0) / steps, strict=True)),
+                   options=dict(initial_simplex=np.array(simplex), xatol=0.02, fatol=0.0,
+                                maxfev=max_evals))
+    best = dict(zip(keys, point(res.x), strict=True))
+    return rows, best
+
+
+# -- figures --------------------------------------------------------------------------------
+
+
+def landscape_figure(result: IdentifyResult, path: str | Path) -> Path:
+    """Cost landscape (cf. seed 003 Fig 6): for each parameter, the smallest J over the
+    other parameters at each of its grid values; with two or more continuous parameters,
+    also J over the first two at the best values of the others."""
+    import matplotlib.figure
+
+    tab = result.table[(result.table["stage"] == "grid") & (result.table["status"] == "ok")]
+    params = result.parameters
+    cont = [p for p in params if not p.integer]
+    heat = len(cont) >= 2
+    logscale = bool((tab["J"] > 0).all())  # J = 0 (noise-free, exact model): linear axes
+    ncol = len(params) + (1 if heat else 0)
+    fig = matplotlib.figure.Figure(figsize=(3.6 * ncol, 3.4))
+    for i, p in enumerate(params):
+        ax = fig.add_subplot(1, ncol, i + 1)
+        prof = tab.groupby(p.key)["J"].min()
+        ax.plot(prof.index.values, prof.values, "o-", ms=3)
+        if logscale:
+            ax.set_yscale("log")
+        ax.axvline(result.best[p.key], color="C3", lw=0.8, ls="--")
+        ax.set_xlabel(p.key)
+        ax.set_ylabel("min J over the others [m²]" if i == 0 else "")
+        ax.grid(alpha=0.3, which="both")
+        ax.set_title(f"best {result.best[p.key]:.4g}", fontsize=8)
+    if heat:
+        a, b = cont[0], cont[1]
+        sub = tab
+        for p in params:
+            if p.key not in (a.key, b.key):
+                sub = sub[np.isclose(sub[p.key].astype(float), float(result.grid_best[p.key]))]
+        piv = sub.pivot_table(index=b.key, columns=a.key, values="J", aggfunc="min")
+        ax = fig.add_subplot(1, ncol, ncol)
+        if piv.size:
+            X, Y = np.meshgrid(piv.columns.values.astype(float), piv.index.values.astype(float))
+            z = np.log10(piv.values) if logscale else piv.values
+            m = ax.pcolormesh(X, Y, z, shading="nearest", cmap="viridis")
+            fig.colorbar(m, ax=ax, label="log10 J [m²]" if logscale else "J [m²]")
+        ax.plot([result.best[a.key]], [result.best[b.key]], "r+", ms=10)
+        ax.set_xlabel(a.key)
+        ax.set_ylabel(b.key)
+        ax.set_title("J at the best " + ", ".join(p.key for p in params
+                                                  if p.key not in (a.key, b.key)), fontsize=8)
+    fig.suptitle(f"evaluation function (seed 003 eq. 25) over {len(tab)} grid points",
+                 fontsize=9)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=130)
+    return path
+
+
+def snapshots_figure(result: IdentifyResult, path: str | Path, frames: int = 10) -> Path:
+    """Measured markers against the simulated tether of the best parameters (cf. seed 003
+    Fig 7) at up to ``frames`` instants; the best case is simulated once here."""
+    import matplotlib.figure
+
+    from .simulate import simulate
+
+    ds = simulate(result.best_case, progress=False)
+    m = result.markers
+    times = m.times
+    picks = times[np.unique(np.linspace(0, times.size - 1, min(frames, times.size))
+                            .round().astype(int))]
+    pos = ds.position.values
+    # the plane of the motion: x-z unless the markers move in y
+    spread = np.ptp(m.xyz, axis=0)
+    h, v = (0, 2) if spread[1] <= 0.1 * max(spread[0], spread[2]) else (0, 1)
+    ncol = min(5, picks.size)
+    nrow = int(math.ceil(picks.size / ncol))
+    fig = matplotlib.figure.Figure(figsize=(2.4 * ncol, 2.4 * nrow + 0.4))
+    lim_h = (min(m.xyz[:, h].min(), pos[..., h].min()), max(m.xyz[:, h].max(), pos[..., h].max()))
+    lim_v = (min(m.xyz[:, v].min(), pos[..., v].min()), max(m.xyz[:, v].max(), pos[..., v].max()))
+    pad = 0.05 * max(lim_h[1] - lim_h[0], lim_v[1] - lim_v[0], 1e-9)
+    for k, t in enumerate(picks):
+        ax = fig.add_subplot(nrow, ncol, k + 1)
+        sel = np.abs(m.time - t) <= _TIME_TOL
+        s_fine = np.linspace(0.0, float(ds.arc_length.values[-1]), 200)
+        line = tether_points(ds, np.full(s_fine.size, t), s_fine)
+        ax.plot(line[:, h], line[:, v], "-", color="C0", lw=1.2, label="simulated")
+        ax.plot(m.xyz[sel, h], m.xyz[sel, v], "o", mfc="none", color="C3", ms=4,
+                label="measured")
+        ax.set_xlim(lim_h[0] - pad, lim_h[1] + pad)
+        ax.set_ylim(lim_v[0] - pad, lim_v[1] + pad)
+        ax.set_aspect("equal")
+        ax.tick_params(labelsize=6)
+        ax.set_title(f"t = {t:.2f} s", fontsize=8)
+        if k == 0:
+            ax.legend(fontsize=6)
+    best = ", ".join(f"{k} = {val:.4g}" for k, val in result.best.items())
+    fig.suptitle(f"measured markers vs simulation at the identified parameters ({best}; "
+                 f"rms {math.sqrt(result.best_J / len(m)) * 1e3:.2f} mm)", fontsize=9)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=130)
+    return path
+
+
+# -- command line ---------------------------------------------------------------------------
+
+
+def _cmd_identify(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    progress = False if args.quiet else None
+    result = identify(args.case, args.markers, args.param, scheduler=args.scheduler,
+                      workers=args.workers, store=out / "store.csv", refine=args.refine,
+                      progress=progress)
+    paths = result.save(out, figures=not args.no_figures)
+    n = len(result.table)
+    print(f"evaluated {n} points ({result.n_failed} failed) in {result.wall_s:.1f} s; "
+          f"{result.sampling}")
+    rms = math.sqrt(result.best_J / len(result.markers))
+    print("best: " + ", ".join(f"{k} = {v:.6g}" for k, v in result.best.items())
+          + f"  (J = {result.best_J:.6g} m², rms {rms * 1e3:.3g} mm)")
+    for p in paths:
+        print(f"wrote {p}")
+    return 0
+
+
+def add_identify_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``tetherdyn identify`` to the CLI's subparsers; returns the parser."""
+    p = subparsers.add_parser(
+        "identify", help="identify case parameters from measured markers (grid search, "
+        "seed 003 eq. 25)",
+        description="Full grid search over the given case keys for the parameters whose "
+        "simulation best matches measured marker positions (seed 003 eq. 25), optionally "
+        "refined by Nelder-Mead. Runs on a local Dask cluster or an existing one. Re-running "
+        "with the same --out resumes (finished points are kept in OUT/store.csv).")
+    p.add_argument("case", help="base case file (YAML)")
+    p.add_argument("--markers", required=True,
+                   help="marker CSV: time,marker,arc_length,x,y,z (docs/identify.md)")
+    p.add_argument("--param", action="append", required=True, metavar="KEY=START:STOP:STEP",
+                   help="a case key and its grid (STOP included), or KEY=V1,V2,...; repeat")
+    p.add_argument("--refine", action="store_true",
+                   help="then refine the continuous parameters by Nelder-Mead")
+    p.add_argument("--scheduler", metavar="ADDR",
+                   help="address of a running Dask scheduler (default: $TETHERDYN_SCHEDULER, "
+                   "else a local cluster)")
+    p.add_argument("--workers", type=int, default=2,
+                   help="worker processes of the local cluster [2]")
+    p.add_argument("--out", default="identify_out", help="output folder [identify_out]")
+    p.add_argument("--no-figures", action="store_true", help="skip the two figures")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_identify)
+    return p
