@@ -20,9 +20,28 @@ def _examples_dir():
     return resources.files("tetherdyn") / "examples"
 
 
+#: bundled example kinds: file suffix -> (what it is, how to run it)
+_EXAMPLE_KINDS = {".yaml": ("case", "tetherdyn run {file}"),
+                  ".dat": ("MoorDyn v2 deck", "tetherdyn run {file} --duration 20")}
+
+
+def _example_files() -> dict[str, object]:
+    """Bundled examples by name: case files, GA problem files and MoorDyn decks."""
+    return {p.name.rsplit(".", 1)[0]: p for p in _examples_dir().iterdir()
+            if "." + p.name.rsplit(".", 1)[-1] in _EXAMPLE_KINDS}
+
+
 def example_names() -> list[str]:
-    """Names of the bundled example cases."""
-    return sorted(p.name[:-5] for p in _examples_dir().iterdir() if p.name.endswith(".yaml"))
+    """Names of the bundled examples (cases, GA problems, MoorDyn decks)."""
+    return sorted(_example_files())
+
+
+def _example_kind(name: str, text: str) -> tuple[str, str]:
+    file = _example_files()[name].name
+    if file.endswith(".yaml") and "\nbase_case:" in "\n" + text:
+        return "GA problem", f"tetherdyn optimize {file}"
+    kind, how = _EXAMPLE_KINDS["." + file.rsplit(".", 1)[-1]]
+    return kind, how.format(file=file)
 
 
 def _is_moordyn(path: str) -> bool:
@@ -135,19 +154,25 @@ def _cmd_animate(args: argparse.Namespace) -> int:
 # -- examples / validate --------------------------------------------------------------------
 
 def _cmd_examples(args: argparse.Namespace) -> int:
-    names = example_names()
+    files = _example_files()
+    names = sorted(files)
     if not args.name:
         for name in names:
-            text = (_examples_dir() / f"{name}.yaml").read_text()
-            first = next((ln[1:].strip() for ln in text.splitlines() if ln.startswith("#")), "")
-            print(f"{name:24s} {first}")
+            text = files[name].read_text()
+            # a case's first comment line; a MoorDyn deck's line after its title bar
+            lines = text.splitlines()
+            first = (lines[1].strip() if files[name].name.endswith(".dat") and len(lines) > 1
+                     else next((ln.lstrip("# ").strip() for ln in lines
+                                if ln.startswith("#") and ln.lstrip("# ").strip()), ""))
+            kind, how = _example_kind(name, text)
+            print(f"{name:24s} {first}\n{'':24s} [{kind}: {how}]")
         print("\nwrite one out with: tetherdyn examples NAME [-o DIR]")
         return 0
     if args.name not in names:
         raise CaseError(f"no example named {args.name!r} (available: {', '.join(names)})")
     folder = Path(args.output)
     folder.mkdir(parents=True, exist_ok=True)
-    src = _examples_dir() / f"{args.name}.yaml"
+    src = files[args.name]
     dest = folder / src.name
     dest.write_text(src.read_text())
     print(f"wrote {dest}")
@@ -263,6 +288,12 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--vtk", metavar="DIR", required=True, help="folder for .vtu files + .pvd")
     x.add_argument("--stride", type=int, default=1, help="keep every n-th output time [1]")
     x.set_defaults(func=_cmd_export)
+
+    from .identify import add_identify_parser
+    from .optimize import add_optimize_parser
+
+    add_identify_parser(sub)
+    add_optimize_parser(sub)
 
     v = sub.add_parser("validate", help="run the validation checks, write the report")
     v.add_argument("--quick", action="store_true", help="the reduced checks of the test suite")
