@@ -205,3 +205,14 @@ def test_blow_up_names_time_element_and_suggests_dt(small_case):
     assert "solver.dt <=" in msg
     suggested = float(msg.split("solver.dt <=")[1].split()[0])
     assert 0.0 < suggested <= build_model(load_case(case)).critical_time_step()[0]
+
+
+def test_generalized_alpha_counters_in_attrs(small_case, tmp_path):
+    """The implicit method's Newton/Jacobian counters travel with the results file."""
+    from tetherdyn import load_results, save_results, simulate
+
+    ds = simulate(small_case({"solver.method": "generalized_alpha"}), progress=False)
+    back = load_results(save_results(ds, tmp_path / "ga.nc"))
+    assert back.attrs["jacobians"] >= 1
+    assert back.attrs["newton_iterations"] >= back.attrs["steps"] >= 1
+    assert back.attrs["force_evaluations"] == back.attrs["rhs_evaluations"]

@@ -82,6 +82,8 @@ def build_results(case: Case, model: Formulation, run: IntegrationResult) -> xr.
         wall_time_s=float(run.wall_time_s),
         rhs_evaluations=int(run.rhs_evaluations),
         steps=int(run.steps),
+        # method-specific counters (generalized_alpha: jacobians, rejected_steps, ...)
+        **{k: v for k, v in run.stats.items() if k != "steps"},
         case=case.to_yaml(),
     )
     if case.name:
