@@ -496,3 +496,16 @@ def test_yaml_exponent_floats_are_numbers(tmp_path):
                     "solver: {dt: 1e-4, duration: 1.0e-2, output_interval: 1e-3}\n")
     case = load_case(path)
     assert case.tether.EA == 2.0e7 and case.solver.dt == 1e-4
+
+
+def test_flat_section_without_displaced_area_warns(small_case):
+    """A strip (area far from the circle of its diameter) in a fluid: buoyancy would come
+    from the circle, so the case says so by name."""
+    case = small_case({"tether.area": 4e-5, "tether.diameter": 0.02,
+                       "environment.fluid_density": 1.293})
+    with pytest.warns(CaseWarning, match="tether.displaced_area: not given"):
+        load_case(case)
+    case["tether"]["displaced_area"] = 4e-5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CaseWarning)
+        load_case(case)

@@ -683,6 +683,15 @@ def _check_semantics(case: Case) -> None:
             errors.append("initial: both ends start at the same point; give initial.points")
     if errors:
         raise CaseError("\n".join(errors))
+    # a non-circular section (area given, e.g. a flat strip whose `diameter` is its width)
+    # with buoyancy and added mass still taken from the circle of that diameter
+    tr = case.raw.get("tether", {})
+    if ("area" in tr and "displaced_area" not in tr and case.environment.fluid_density > 0
+            and not math.isclose(t.area, t.displaced, rel_tol=0.05)):
+        warnings.warn(
+            f"tether.displaced_area: not given, so buoyancy and added mass use the circle of "
+            f"the diameter ({t.displaced:.4g} m^2) although tether.area is {t.area:.4g} m^2; "
+            "give displaced_area for a non-circular section", CaseWarning, stacklevel=3)
     # unused tether properties: a warning that names them
     used = MODEL_USES[mtype]
     given = set(case.raw.get("tether", {}).keys())
