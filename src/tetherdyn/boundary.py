@@ -9,13 +9,14 @@ position is held; after the last row the last position is held at rest (spec).
 from __future__ import annotations
 
 import csv
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from scipy.interpolate import CubicHermiteSpline, CubicSpline
 
-from ._jit import kernel
+from ._jit import inline_kernel, kernel
 
 __all__ = ["Trajectory", "load_trajectory", "fixed_point", "eval_motion"]
 
@@ -180,3 +181,26 @@ def load_trajectory(
     coeffs = np.ascontiguousarray(np.transpose(c, (1, 2, 0)))
     roll = np.deg2rad(arr["roll_deg"]) if "roll_deg" in arr else None
     return Trajectory(np.ascontiguousarray(t), coeffs, roll)
+
+
+@inline_kernel
+def free_end_load(t, ramp_time, fx, fy, fz, mass, drag_area, rho, gx, gy, gz, ux, uy, uz,
+                  vx, vy, vz, out):
+    """Load [N] on a free end, into out[0:3]: the applied force (fx, fy, fz), ramped from 0
+    over ``ramp_time`` [s] when > 0 (seed 000 §5.3), the payload's weight ``mass · g`` and
+    its quadratic drag on ``drag_area`` [m²] from its velocity v relative to the current u.
+    """
+    ramp = 1.0
+    if ramp_time > 0.0 and t < ramp_time:
+        ramp = t / ramp_time
+    out[0] = ramp * fx + mass * gx
+    out[1] = ramp * fy + mass * gy
+    out[2] = ramp * fz + mass * gz
+    if drag_area > 0.0 and rho > 0.0:
+        rx = vx - ux
+        ry = vy - uy
+        rz = vz - uz
+        f = -0.5 * rho * drag_area * math.sqrt(rx * rx + ry * ry + rz * rz)
+        out[0] += f * rx
+        out[1] += f * ry
+        out[2] += f * rz

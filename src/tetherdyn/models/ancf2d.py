@@ -30,7 +30,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._jit import inline_kernel, kernel
-from ..boundary import eval_motion, fixed_point
+from ..boundary import eval_motion, fixed_point, free_end_load
 from ..case import Case
 from ..hydro import CROSS_FLOW, element_drag
 from ..initial import initial_nodes
@@ -339,19 +339,11 @@ def _tether_force(n, flags, scal, gauss, grav, q, qd, F, tmp, energy):
 
 @inline_kernel
 def _payload_load(t, ends, w, scal, vx, vz, out):
-    """Applied force (ramped), payload weight and payload drag at free end w [N] (x, z)."""
-    ramp = 1.0
-    if ends[w, RAMP] > 0.0 and t < ends[w, RAMP]:
-        ramp = t / ends[w, RAMP]
-    m = ends[w, PAYLOAD]
-    out[0] = ramp * ends[w, FX] + m * scal[GX]
-    out[1] = ramp * ends[w, FZ] + m * scal[GZ]
-    if ends[w, DRAG_AREA] > 0.0 and scal[RHO] > 0.0:
-        ux = vx - scal[UX]
-        uz = vz - scal[UZ]
-        f = -0.5 * scal[RHO] * ends[w, DRAG_AREA] * math.sqrt(ux * ux + uz * uz)
-        out[0] += f * ux
-        out[1] += f * uz
+    """Applied force (ramped), payload weight and payload drag at free end w [N]; the
+    x–z plane: out[0] = x, out[1] = y (zero), out[2] = z."""
+    free_end_load(t, ends[w, RAMP], ends[w, FX], 0.0, ends[w, FZ], ends[w, PAYLOAD],
+                  ends[w, DRAG_AREA], scal[RHO], scal[GX], 0.0, scal[GZ], scal[UX], 0.0,
+                  scal[UZ], vx, 0.0, vz, out)
 
 
 @kernel
@@ -369,9 +361,9 @@ def _total_force(t, y, d):
     for w in range(2):
         if not flags[HELD0 + w]:
             base = 0 if w == 0 else nq - 4
-            _payload_load(t, d.ends, w, d.scal, d.qd[base], d.qd[base + 1], tmp[4:6])
+            _payload_load(t, d.ends, w, d.scal, d.qd[base], d.qd[base + 1], tmp[4:7])
             b[base] += tmp[4]
-            b[base + 1] += tmp[5]
+            b[base + 1] += tmp[6]
 
 
 @kernel

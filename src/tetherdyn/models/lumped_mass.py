@@ -20,7 +20,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._jit import inline_kernel, kernel
-from ..boundary import eval_motion, fixed_point
+from ..boundary import eval_motion, fixed_point, free_end_load
 from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
@@ -108,21 +108,9 @@ def _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, length,
 @inline_kernel
 def _payload_load(t, ends, w, scal, vx, vy, vz, out):
     """Applied force (ramped), payload weight and payload drag at free end w [N]."""
-    ramp = 1.0
-    if ends[w, RAMP] > 0.0 and t < ends[w, RAMP]:
-        ramp = t / ends[w, RAMP]
-    m = ends[w, PAYLOAD]
-    out[0] = ramp * ends[w, FX] + m * scal[GX]
-    out[1] = ramp * ends[w, FY] + m * scal[GY]
-    out[2] = ramp * ends[w, FZ] + m * scal[GZ]
-    if ends[w, DRAG_AREA] > 0.0 and scal[RHO] > 0.0:
-        ux = vx - scal[UX]
-        uy = vy - scal[UY]
-        uz = vz - scal[UZ]
-        f = -0.5 * scal[RHO] * ends[w, DRAG_AREA] * math.sqrt(ux * ux + uy * uy + uz * uz)
-        out[0] += f * ux
-        out[1] += f * uy
-        out[2] += f * uz
+    free_end_load(t, ends[w, RAMP], ends[w, FX], ends[w, FY], ends[w, FZ], ends[w, PAYLOAD],
+                  ends[w, DRAG_AREA], scal[RHO], scal[GX], scal[GY], scal[GZ], scal[UX],
+                  scal[UY], scal[UZ], vx, vy, vz, out)
 
 
 @inline_kernel

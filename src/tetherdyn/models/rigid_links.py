@@ -27,7 +27,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._jit import inline_kernel, kernel
-from ..boundary import eval_motion
+from ..boundary import eval_motion, free_end_load
 from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
@@ -57,21 +57,9 @@ RigidLinksData = namedtuple(
 @inline_kernel
 def _tip_load(t, tip, scal, vx, vy, vz, out):
     """Applied force (ramped, seed 000 §5.3), payload weight and drag at the free end [N]."""
-    ramp = 1.0
-    if tip[RAMP] > 0.0 and t < tip[RAMP]:
-        ramp = t / tip[RAMP]
-    m = tip[PAYLOAD]
-    out[0] = ramp * tip[FX] + m * scal[GX]
-    out[1] = ramp * tip[FY] + m * scal[GY]
-    out[2] = ramp * tip[FZ] + m * scal[GZ]
-    if tip[DRAG_AREA] > 0.0 and scal[RHO] > 0.0:
-        ux = vx - scal[UX]
-        uy = vy - scal[UY]
-        uz = vz - scal[UZ]
-        f = -0.5 * scal[RHO] * tip[DRAG_AREA] * math.sqrt(ux * ux + uy * uy + uz * uz)
-        out[0] += f * ux
-        out[1] += f * uy
-        out[2] += f * uz
+    free_end_load(t, tip[RAMP], tip[FX], tip[FY], tip[FZ], tip[PAYLOAD], tip[DRAG_AREA],
+                  scal[RHO], scal[GX], scal[GY], scal[GZ], scal[UX], scal[UY], scal[UZ],
+                  vx, vy, vz, out)
 
 
 @kernel

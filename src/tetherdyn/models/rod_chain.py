@@ -28,7 +28,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._jit import kernel
-from ..boundary import eval_motion
+from ..boundary import eval_motion, free_end_load
 from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
@@ -143,25 +143,15 @@ def _rod_loads(t, y, n, flags, scal, rod, motion, force, star, length, tension, 
         vx += wx
         vy += wy
         vz += wz
-    # the free end O_n: applied force (ramped), payload weight and drag, payload inertia
-    ramp = 1.0
-    if scal[RAMP] > 0.0 and t < scal[RAMP]:
-        ramp = t / scal[RAMP]
+    # the free end O_n: applied force (ramped), payload weight and drag, and the payload's
+    # inertial load -m_p a_0 in the frame of a moving start
+    free_end_load(t, scal[RAMP], scal[FX], scal[FY], scal[FZ], scal[PAYLOAD],
+                  scal[DRAG_AREA], rho, gx, gy, gz, scal[UX], scal[UY], scal[UZ], vx, vy, vz,
+                  tip)
     mp = scal[PAYLOAD]
-    px = ramp * scal[FX] + mp * (gx - a0x)
-    py = ramp * scal[FY] + mp * (gy - a0y)
-    pz = ramp * scal[FZ] + mp * (gz - a0z)
-    if scal[DRAG_AREA] > 0.0 and rho > 0.0:
-        ux = vx - scal[UX]
-        uy = vy - scal[UY]
-        uz = vz - scal[UZ]
-        f = -0.5 * rho * scal[DRAG_AREA] * math.sqrt(ux * ux + uy * uy + uz * uz)
-        px += f * ux
-        py += f * uy
-        pz += f * uz
-    tip[0] = px
-    tip[1] = py
-    tip[2] = pz
+    tip[0] -= mp * a0x
+    tip[1] -= mp * a0y
+    tip[2] -= mp * a0z
     tip[3] = vx
     tip[4] = vy
     tip[5] = vz
