@@ -46,13 +46,12 @@ import datetime
 import math
 import os
 import platform
-import subprocess
 import sys
 import time
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
+from _common import cpu_model, package_version, versions
 
 import tetherdyn
 from tetherdyn.case import load_case
@@ -103,10 +102,8 @@ def run_tetherdyn(variant: str, method: str, dt: float, duration: float):
 
 
 def exudyn_version() -> str | None:
-    try:
-        return version("exudyn")
-    except PackageNotFoundError:
-        return None
+    v = package_version("exudyn")
+    return None if v == "not installed" else v
 
 
 def run_exudyn(dt: float, duration: float, solver: str):
@@ -282,32 +279,14 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
-
-
 def markdown(res, argv, started, elapsed, load0, load1) -> str:
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, cwd=HERE, check=False).stdout.strip()
-    except OSError:
-        commit = "?"
-    ex = exudyn_version()
     lines = [
         "# ANCF cable (seed-003 rubber strip): tetherdyn vs Exudyn timing",
         "",
         f"- Date: {started:%Y-%m-%d %H:%M} UTC; the whole benchmark took {elapsed:.0f} s",
         f"- Machine: {platform.platform()}, {cpu_model()}, os.cpu_count() = {os.cpu_count()}; "
         f"load average (1 min) {load0:.2f} at the start, {load1:.2f} at the end",
-        f"- Versions: Python {platform.python_version()}, tetherdyn {tetherdyn.__version__} "
-        f"(commit {commit}), numba {version('numba')}, numpy {version('numpy')}, "
-        f"exudyn {ex or 'not installed'}",
+        f"- Versions: {versions('numba', 'numpy', 'exudyn')}",
         f"- Command: `python benchmarks/bench_ancf2d.py {' '.join(argv)}`".rstrip() + "",
         "- Problem: seed 003 Table 1 strip, 40 ANCF elements, pinned, released at rest 45° "
         "above the horizontal, D = 2.0e3 N s/m², 2 s. `vacuum`: no air (both codes); `air`: "
