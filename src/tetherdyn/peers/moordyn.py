@@ -42,6 +42,8 @@ from pathlib import Path
 
 import numpy as np
 
+from . import output_grid
+
 __all__ = ["moordyn_available", "run_moordyn_line"]
 
 
@@ -347,15 +349,7 @@ def run_moordyn_line(
         raise ValueError("n_elements must be >= 1")
     if dt <= 0 or duration <= 0:
         raise ValueError("dt and duration must be positive")
-    n_steps = int(round(duration / dt))
-    if not math.isclose(n_steps * dt, duration, rel_tol=1e-9, abs_tol=1e-12):
-        raise ValueError("duration must be an integer multiple of dt")
-    stride = 1 if output_interval is None else int(round(output_interval / dt))
-    if stride < 1 or not math.isclose(stride * dt, output_interval or dt, rel_tol=1e-9):
-        raise ValueError("output_interval must be a positive integer multiple of dt")
-    if n_steps % stride:
-        raise ValueError("duration must be an integer multiple of output_interval")
-    n_out = n_steps // stride + 1
+    n_steps, stride, n_out = output_grid(duration, dt, output_interval)
 
     sample = _motion_sampler(fairlead_motion, dt) if fairlead_motion is not None else None
     start = np.asarray(sample(0.0)[0] if sample else anchor, dtype=float).reshape(3)

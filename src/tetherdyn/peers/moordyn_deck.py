@@ -28,7 +28,6 @@ values come from MoorDyn's last right-hand-side evaluation (RK4 stage 4).
 
 from __future__ import annotations
 
-import math
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -36,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import output_grid
 from .moordyn import (
     _find_block,
     _moordyn_version,
@@ -121,15 +121,7 @@ def run_moordyn_deck(
     dt = parsed.option(("dtM", "DT"), None)
     if dt is None:
         raise ValueError(f"{parsed.path.name}: OPTIONS needs dtM")
-    n_steps = int(round(duration / dt))
-    if n_steps < 1 or not math.isclose(n_steps * dt, duration, rel_tol=1e-9):
-        raise ValueError("duration must be a positive multiple of dtM")
-    stride = 1 if output_interval is None else int(round(output_interval / dt))
-    if stride < 1 or not math.isclose(stride * dt, output_interval or dt, rel_tol=1e-9):
-        raise ValueError("output_interval must be a positive multiple of dtM")
-    if n_steps % stride:
-        raise ValueError("duration must be a multiple of output_interval")
-    n_out = n_steps // stride + 1
+    n_steps, stride, n_out = output_grid(duration, dt, output_interval, step="dtM")
     spec = parsed.lines[line - 1]
     n = spec.n_segments
     motions = dict(motions or {})

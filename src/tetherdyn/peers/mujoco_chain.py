@@ -62,6 +62,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from . import output_grid
+
 __all__ = [
     "MAX_LINKS",
     "XML_MAX_LINKS",
@@ -409,15 +411,7 @@ def run_mujoco_chain(
     import mujoco
 
     n = int(links)
-    n_steps = int(round(duration / dt))
-    if n_steps < 1 or not math.isclose(n_steps * dt, duration, rel_tol=1e-9, abs_tol=1e-12):
-        raise ValueError("duration must be a positive integer multiple of dt")
-    stride = 1 if output_interval is None else int(round(output_interval / dt))
-    if stride < 1 or not math.isclose(stride * dt, output_interval or dt, rel_tol=1e-9):
-        raise ValueError("output_interval must be a positive integer multiple of dt")
-    if n_steps % stride:
-        raise ValueError("duration must be an integer multiple of output_interval")
-    n_out = n_steps // stride + 1
+    n_steps, stride, n_out = output_grid(duration, dt, output_interval)
 
     g = _gravity_vector(gravity)
     model = build_chain_model(length, mass, diameter, n, g, dt, angle_from_gravity_deg,
