@@ -204,3 +204,12 @@ def free_end_load(t, ramp_time, fx, fy, fz, mass, drag_area, rho, gx, gy, gz, ux
         out[0] += f * rx
         out[1] += f * ry
         out[2] += f * rz
+
+
+@inline_kernel
+def end_motion_at(w, breaks0, coeffs0, breaks1, coeffs1, t, out):
+    """Motion of held end w (0: start, 1: end) at time t into out (as :func:`eval_motion`)."""
+    if w == 0:
+        eval_motion(breaks0, coeffs0, t, out)
+    else:
+        eval_motion(breaks1, coeffs1, t, out)

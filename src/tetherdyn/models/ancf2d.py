@@ -30,7 +30,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._jit import inline_kernel, kernel
-from ..boundary import eval_motion, fixed_point, free_end_load
+from ..boundary import end_motion_at, fixed_point, free_end_load
 from ..case import Case
 from ..hydro import CROSS_FLOW, element_drag
 from ..initial import initial_nodes
@@ -204,10 +204,7 @@ def _load_state(t, y, nq, flags, clamp, b0, c0, b1, c1, motion, q, qd, hacc):
     for w in range(2):
         if flags[HELD0 + w]:
             base = 0 if w == 0 else nq - 4
-            if w == 0:
-                eval_motion(b0, c0, t, motion[0])
-            else:
-                eval_motion(b1, c1, t, motion[1])
+            end_motion_at(w, b0, c0, b1, c1, t, motion[w])
             q[base] = motion[w, 0, 0]
             q[base + 1] = motion[w, 0, 2]
             qd[base] = motion[w, 1, 0]
@@ -414,10 +411,7 @@ def held_acc(t, y, a, d):
     for w in range(2):
         if d.flags[HELD0 + w]:
             base = 0 if w == 0 else nq - 4
-            if w == 0:
-                eval_motion(d.breaks0, d.coeffs0, t, d.motion[0])
-            else:
-                eval_motion(d.breaks1, d.coeffs1, t, d.motion[1])
+            end_motion_at(w, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, t, d.motion[w])
             a[base] = d.motion[w, 2, 0]
             a[base + 1] = d.motion[w, 2, 2]
             if d.flags[CLAMP0 + w]:
@@ -432,10 +426,7 @@ def enforce(t, y, d):
     for w in range(2):
         if d.flags[HELD0 + w]:
             base = 0 if w == 0 else nq - 4
-            if w == 0:
-                eval_motion(d.breaks0, d.coeffs0, t, d.motion[0])
-            else:
-                eval_motion(d.breaks1, d.coeffs1, t, d.motion[1])
+            end_motion_at(w, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, t, d.motion[w])
             y[base] = d.motion[w, 0, 0]
             y[base + 1] = d.motion[w, 0, 2]
             y[nq + base] = d.motion[w, 1, 0]

@@ -20,7 +20,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._jit import inline_kernel, kernel
-from ..boundary import eval_motion, fixed_point, free_end_load
+from ..boundary import end_motion_at, eval_motion, fixed_point, free_end_load
 from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
@@ -239,10 +239,7 @@ def enforce(t, y, d):
     for w in range(2):
         if d.flags[HELD0 + w]:
             node = 0 if w == 0 else n - 1
-            if w == 0:
-                eval_motion(d.breaks0, d.coeffs0, t, d.motion[0])
-            else:
-                eval_motion(d.breaks1, d.coeffs1, t, d.motion[1])
+            end_motion_at(w, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, t, d.motion[w])
             for a in range(3):
                 y[3 * node + a] = d.motion[w, 0, a]
                 y[3 * n + 3 * node + a] = d.motion[w, 1, a]
@@ -340,10 +337,7 @@ def held_acc(t, y, acc, d):
     for w in range(2):
         if d.flags[HELD0 + w]:
             i = 0 if w == 0 else n - 1
-            if w == 0:
-                eval_motion(d.breaks0, d.coeffs0, t, d.motion[0])
-            else:
-                eval_motion(d.breaks1, d.coeffs1, t, d.motion[1])
+            end_motion_at(w, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, t, d.motion[w])
             for a in range(3):
                 acc[3 * i + a] = d.motion[w, 2, a]
 
