@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import yaml
 
@@ -52,3 +53,14 @@ def write_case(tmp_path: Path) -> Callable[..., Path]:
         return path
 
     return _write
+
+
+def dense_from_band(Mb: np.ndarray) -> np.ndarray:
+    """The symmetric matrix of lower band storage ``Mb[k, j] = M[j + k, j]`` (the
+    second-order surface's ``mass`` layout, models/base.py)."""
+    band, n = Mb.shape[0] - 1, Mb.shape[1]
+    M = np.zeros((n, n))
+    for k in range(band + 1):
+        for j in range(n - k):
+            M[j + k, j] = M[j, j + k] = Mb[k, j]
+    return M

@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import dense_from_band
 
 from tetherdyn.case import CaseError, load_case
 from tetherdyn.integrate import SimulationError
@@ -53,15 +54,6 @@ def random_state(model, rng, scale=0.05) -> np.ndarray:
     y[: model.n_q] += scale * rng.standard_normal(model.n_q)
     y[model.n_q:] = rng.standard_normal(model.n_q)
     return y
-
-
-def dense(Mb: np.ndarray) -> np.ndarray:
-    band, n = Mb.shape[0] - 1, Mb.shape[1]
-    M = np.zeros((n, n))
-    for k in range(band + 1):
-        for j in range(n - k):
-            M[j + k, j] = M[j, j + k] = Mb[k, j]
-    return M
 
 
 # -- independent NumPy reference of the continuum energies ---------------------------------
@@ -265,7 +257,7 @@ def test_rhs_is_mass_inverse_force(elements: int) -> None:
         model.force(t, y, F, model.data)
         Mb = np.empty((8, nq))
         model.mass(t, y, Mb, model.data)
-        M = dense(Mb)
+        M = dense_from_band(Mb)
         a = np.full(nq, np.nan)
         model.held_acc(t, y, a, model.data)
         f = model.held == 0
@@ -338,7 +330,7 @@ def test_dynamic_end_force_balances_momentum() -> None:
     model.rhs(0.3, y, dydt, model.data)
     Mb = np.empty((8, nq))
     model.mass(0.3, y, Mb, model.data)
-    M = dense(Mb)
+    M = dense_from_band(Mb)
     F = np.empty(nq)
     model.force(0.3, y, F, model.data)
     # translation vectors: momentum rate in x = tx·M q̈, external force = tx·F + reaction

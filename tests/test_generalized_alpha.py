@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import dense_from_band
 
 import tetherdyn
 from tetherdyn.case import load_case
@@ -106,15 +107,6 @@ MODELS_WITH_SECOND_ORDER_SURFACE = [
 ]
 
 
-def _dense_mass(Mb: np.ndarray) -> np.ndarray:
-    band, n = Mb.shape[0] - 1, Mb.shape[1]
-    M = np.zeros((n, n))
-    for k in range(band + 1):
-        for j in range(n - k):
-            M[j + k, j] = M[j, j + k] = Mb[k, j]
-    return M
-
-
 def _state(model, t: float, seed: int = 1) -> np.ndarray:
     """The initial state with random velocities (so drag and damping act), enforced at t."""
     y = np.ascontiguousarray(model.initial_state(), dtype=float).copy()
@@ -150,7 +142,7 @@ def test_second_order_surface_matches_rhs(factory):
     np.testing.assert_array_equal(dydt[:nq], y[nq:])
     assert np.all(np.isnan(a[free])), "held_acc must leave free coordinates untouched"
     np.testing.assert_allclose(dydt[nq:][held], a[held], rtol=1e-12, atol=1e-12)
-    M = _dense_mass(Mb)
+    M = dense_from_band(Mb)
     np.testing.assert_allclose(M, M.T)
     assert np.all(np.linalg.eigvalsh(M) > 0)
     rhs_f = F[free] - M[np.ix_(free, held)] @ a[held]
