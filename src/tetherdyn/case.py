@@ -35,11 +35,24 @@ __all__ = [
 
 #: every model type the case format knows (spec), and the ones this version can run.
 MODEL_TYPES = ("lumped_mass", "rigid_links", "rod_chain", "ancf2d", "higher_order")
-IMPLEMENTED_MODELS = ("lumped_mass", "rigid_links", "rod_chain", "ancf2d")
+IMPLEMENTED_MODELS = ("lumped_mass", "rigid_links", "rod_chain", "ancf2d", "higher_order")
 
 #: model-specific keys: key -> (python type, default, check, description)
 MODEL_KEYS: dict[str, dict[str, tuple[type, Any, str]]] = {
     "lumped_mass": {
+        "slack_damping": (
+            bool,
+            True,
+            "with compression: false, keep the Voigt damping force while an element is slack",
+        ),
+        "bending": (
+            bool,
+            False,
+            "add the discrete bending forces of the spline through the nodes, seed 004 §3.2 "
+            "(needs tether.EI > 0)",
+        ),
+    },
+    "higher_order": {
         "slack_damping": (
             bool,
             True,
@@ -66,7 +79,7 @@ MODEL_KEYS: dict[str, dict[str, tuple[type, Any, str]]] = {
 }
 
 #: model keys of the spec that belong to formulations not in this version (for messages)
-PLANNED_KEYS = {"bending": "lumped_mass"}
+PLANNED_KEYS: dict[str, str] = {}
 
 #: tether properties each model uses (others are accepted with a warning)
 MODEL_USES: dict[str, set[str]] = {
@@ -74,6 +87,14 @@ MODEL_USES: dict[str, set[str]] = {
         "length", "diameter", "mass_per_length", "mass", "density", "area", "displaced_area",
         "EA", "axial_damping", "drag_law", "cd_normal", "cd_tangential", "ca_normal",
         "ca_tangential", "compression",
+        # used with model.bending: true only (a warning names them otherwise)
+        "EI", "bending_damping",
+    },
+    # the cubic-spline element of seed 004 ch. 4: axial, bending and torsion
+    "higher_order": {
+        "length", "diameter", "mass_per_length", "mass", "density", "area", "displaced_area",
+        "EA", "EI", "GJ", "axial_damping", "bending_damping", "drag_law", "cd_normal",
+        "cd_tangential", "ca_normal", "ca_tangential", "compression",
     },
     # rigid links are inextensible and carry no added mass (seed 000)
     "rigid_links": {
@@ -99,6 +120,7 @@ MODEL_DRAG_LAWS: dict[str, tuple[str, ...]] = {
     "rigid_links": ("isotropic", "cross_flow", "loading_functions"),  # seed 000 eq. (47) first
     "rod_chain": ("cross_flow", "loading_functions", "isotropic"),
     "ancf2d": ("projected_area", "cross_flow"),  # seed 003 eqs. (17)-(23) first
+    "higher_order": ("cross_flow", "loading_functions", "isotropic"),
 }
 
 #: integration methods each model supports; the first is its default
@@ -107,10 +129,15 @@ MODEL_METHODS: dict[str, tuple[str, ...]] = {
     "rigid_links": ("rk4", "rk45"),
     "rod_chain": ("rk4", "rk45"),
     "ancf2d": ("rk4", "rk45", "generalized_alpha"),
+    "higher_order": ("rk4", "rk45", "generalized_alpha"),
 }
 
 #: models with bending stiffness, whose held ends may also be clamped
-CLAMPABLE_MODELS = ("ancf2d",)
+CLAMPABLE_MODELS = ("ancf2d", "lumped_mass", "higher_order")  # lumped_mass: with bending
+#: models that take an end moment (a follower couple on the last element)
+MOMENT_MODELS = ("lumped_mass", "higher_order")  # lumped_mass: with bending
+#: models with a twist degree of freedom (end torque, held roll)
+TORSION_MODELS = ("higher_order",)
 #: planar models: everything must lie in the x-z plane
 PLANAR_MODELS = ("ancf2d",)
 
@@ -267,6 +294,14 @@ class End(_Section):
     drag_area: Finite = Field(default=0.0, ge=0)
     trajectory: str | dict[str, list[float]] | None = None
     interpolation: Literal["cubic", "linear"] = "cubic"
+    # models with bending: a bending moment [N m] (inertial axes) at a free end, applied as
+    # a follower force couple on the last element (seed 004 §3.3)
+    moment: Vec3 | None = None
+    # higher_order: a torque [N m] about the outward tangent (follower), or the roll angle
+    # [deg] at which a fixed end holds the cross section (a prescribed end: the trajectory's
+    # roll_deg column)
+    torque: Finite | None = None
+    roll_deg: Finite | None = None
 
     @model_validator(mode="after")
     def _by_type(self) -> End:
@@ -283,6 +318,14 @@ class End(_Section):
                     raise ValueError(f"{key}: only a free end carries a payload or load")
             if any(self.force):
                 raise ValueError("force: only a free end takes an applied force")
+            if self.moment is not None:
+                raise ValueError("moment: only a free end takes an applied moment")
+        if self.roll_deg is not None and self.type != "fixed":
+            raise ValueError("roll_deg: only a fixed end holds a roll angle (a prescribed end "
+                             "takes a roll_deg column in its trajectory)")
+        if self.roll_deg is not None and self.torque is not None:
+            raise ValueError("torque: give torque or roll_deg, not both (a held roll takes "
+                             "whatever torque it must)")
         if self.clamp is not None:
             n = math.sqrt(sum(c * c for c in self.clamp))
             if n == 0:
@@ -567,6 +610,28 @@ def _planar_errors(case: Case) -> list[str]:
     return errors
 
 
+def _twist_errors(case: Case) -> list[str]:
+    """Torsion needs one end that holds the roll when the other takes a torque (seed 004
+    §4.5.1: with no rotational inertia a boundary torque must be reacted at the other end)."""
+    errors = []
+    held = {}
+    for which in ("start", "end"):
+        end = getattr(case, which)
+        traj = getattr(case, f"{which}_trajectory", None)
+        held[which] = end.roll_deg is not None or (
+            end.type == "prescribed" and traj is not None and traj.roll is not None)
+    if case.start.torque is not None and case.end.torque is not None:
+        errors.append("end.torque: give a torque at one end only; the other end must hold "
+                      "its roll (roll_deg) and react it")
+    for which, other in (("start", "end"), ("end", "start")):
+        torque = getattr(case, which).torque
+        if torque and not held[other] and case.tether.GJ > 0:
+            errors.append(f"{which}.torque: needs the {other} end to hold its roll "
+                          f"({other}.roll_deg, or a roll_deg trajectory column): no twist "
+                          "state balances an unreacted torque (seed 004 §4.5.1)")
+    return errors
+
+
 def _check_semantics(case: Case) -> None:
     """Cross-section rules the schema alone cannot express."""
     errors: list[str] = []
@@ -580,6 +645,8 @@ def _check_semantics(case: Case) -> None:
         raise CaseError("\n".join(errors))
     # model-specific keys
     allowed = MODEL_KEYS.get(mtype, {})
+    bending = mtype in ("ancf2d", "higher_order") or (
+        mtype == "lumped_mass" and case.model.option("bending") is True)
     for key, val in (case.model.model_extra or {}).items():
         owners = [m for m, keys in MODEL_KEYS.items() if key in keys and m != mtype]
         if key in PLANNED_KEYS and key not in allowed:
@@ -607,9 +674,12 @@ def _check_semantics(case: Case) -> None:
                           "(a chain held at both ends is a closed loop)")
     if mtype in ("lumped_mass", "rod_chain", "ancf2d") and t.EA is None:
         errors.append(f"tether.EA: required (must be > 0) for model {mtype}")
+    if mtype in ("higher_order",) and t.EA is None:
+        errors.append(f"tether.EA: required (must be > 0) for model {mtype}")
+    if bending and mtype != "rigid_links" and mtype != "rod_chain" and t.EI <= 0:
+        need = "model.bending: true" if mtype == "lumped_mass" else f"model {mtype}"
+        errors.append(f"tether.EI: required (must be > 0) for {need}")
     if mtype == "ancf2d":
-        if t.EI <= 0:
-            errors.append("tether.EI: required (must be > 0) for model ancf2d")
         if case.model.option("material_damping") is not None:
             for key in ("axial_damping", "bending_damping"):
                 if key in case.raw.get("tether", {}):
@@ -654,10 +724,16 @@ def _check_semantics(case: Case) -> None:
         errors.append("end.position: a free end's position comes from the initial shape")
     for which in ("start", "end"):
         end = getattr(case, which)
-        if end.clamp is not None and mtype not in CLAMPABLE_MODELS:
+        if end.clamp is not None and (mtype not in CLAMPABLE_MODELS or not bending):
             errors.append(f"{which}.clamp: needs a model with bending stiffness ({mtype} has none)")
         if end.clamp is not None and end.type == "free":
             errors.append(f"{which}.clamp: only a fixed or prescribed end can be clamped")
+        if end.moment is not None and (mtype not in MOMENT_MODELS or not bending):
+            errors.append(f"{which}.moment: needs a model with bending stiffness "
+                          "(higher_order, or lumped_mass with model.bending: true)")
+        for key in ("torque", "roll_deg"):
+            if getattr(end, key) is not None and mtype not in TORSION_MODELS:
+                errors.append(f"{which}.{key}: needs a model with torsion (higher_order)")
         if end.type == "prescribed":
             try:
                 traj = load_trajectory(end.trajectory, end.interpolation, case.base_dir)
@@ -665,6 +741,8 @@ def _check_semantics(case: Case) -> None:
                 errors.append(f"{which}.trajectory: {exc}")
             else:
                 setattr(case, f"{which}_trajectory", traj)
+    if mtype in TORSION_MODELS:
+        errors += _twist_errors(case)
     if mtype in PLANAR_MODELS:
         errors += _planar_errors(case)
     both_kinematic = case.start.type in kinematic and case.end.type in kinematic
@@ -694,6 +772,8 @@ def _check_semantics(case: Case) -> None:
             "give displaced_area for a non-circular section", CaseWarning, stacklevel=3)
     # unused tether properties: a warning that names them
     used = MODEL_USES[mtype]
+    if mtype == "lumped_mass" and not bending:
+        used = used - {"EI", "bending_damping"}
     given = set(case.raw.get("tether", {}).keys())
     for key in sorted(given - used):
         val = case.raw["tether"][key]

@@ -1,0 +1,103 @@
+"""The C² cubic spline through the nodes — seed 004 §3.2.2 eqs. (3.11)–(3.12) and (4.15).
+
+Element e (0-based) joins nodes e and e+1 with unstretched length ``L[e]``. On it the
+tether's centre line is the linear interpolant of the node positions plus the cubic
+correction that interpolates the nodal "curvature vectors" ``r''`` (seed 004 eq. 3.11):
+
+    r(s) = φ1 r_e + φ2 r''_e + φ3 r_{e+1} + φ4 r''_{e+1},
+    φ1 = (s_{e+1} − s)/L,  φ3 = 1 − φ1,  φ2 = L²(φ1³ − φ1)/6,  φ4 = L²(φ3³ − φ3)/6.
+
+The ``r''`` follow from C¹ continuity at the interior nodes plus one condition per end
+(eq. 3.12): a *free* or spherical end has ``r'' = 0``; a *clamped* end has a prescribed
+unit tangent ``r'``. The tridiagonal matrix uses unstretched lengths (seed 004 §3.2.2.a),
+so it is the same for x, y and z and is factored once: every evaluation then costs one
+O(N) forward/back substitution with three right-hand sides.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+
+__all__ = ["FREE", "CLAMPED", "spline_factor", "spline_curvatures", "spline_end_tangents"]
+
+#: end conditions of the spline (seed 004 eq. 3.12)
+FREE, CLAMPED = 0, 1
+
+
+def spline_factor(L: np.ndarray, bc0: int, bc1: int) -> np.ndarray:
+    """Thomas factorisation of the eq.-(3.12) matrix: an (n, 3) array for ``spline_curvatures``.
+
+    Columns: sub-diagonal a_i, modified super-diagonal c'_i and 1/(b_i − a_i c'_{i−1}).
+    ``L``: unstretched element lengths [m] (N ≥ 1); ``bc0``/``bc1``: FREE or CLAMPED.
+    """
+    L = np.asarray(L, dtype=float)
+    N = L.size
+    n = N + 1
+    a = np.zeros(n)
+    b = np.zeros(n)
+    c = np.zeros(n)
+    for i in range(1, N):  # interior nodes: elements i−1 and i meet at node i
+        a[i] = L[i - 1] / 6.0
+        b[i] = (L[i - 1] + L[i]) / 3.0
+        c[i] = L[i] / 6.0
+    if bc0 == CLAMPED:
+        b[0], c[0] = L[0] / 3.0, L[0] / 6.0
+    else:
+        b[0] = 1.0
+    if bc1 == CLAMPED:
+        a[N], b[N] = L[N - 1] / 6.0, L[N - 1] / 3.0
+    else:
+        b[N] = 1.0
+    fac = np.zeros((n, 3))
+    cp = 0.0
+    for i in range(n):
+        denom = b[i] - a[i] * cp
+        cp = c[i] / denom
+        fac[i] = (a[i], cp, 1.0 / denom)
+    return fac
+
+
+@kernel
+def spline_curvatures(pos, L, fac, bc0, bc1, tangent0, tangent1, out):
+    """Nodal curvature vectors r'' [1/m] of the spline through ``pos`` (n, 3) into ``out``.
+
+    ``tangent0``/``tangent1``: the unit tangents of clamped ends (ignored at free ends),
+    pointing along increasing arc length. seed 004 eq. (3.12), solved with ``fac``.
+    """
+    n = pos.shape[0]
+    N = n - 1
+    for k in range(3):
+        # right-hand sides: the change of chord slope at each node
+        if bc0 == 1:
+            d = (pos[1, k] - pos[0, k]) / L[0] - tangent0[k]
+        else:
+            d = 0.0
+        prev = d * fac[0, 2]
+        out[0, k] = prev
+        for i in range(1, n):
+            if i < N:
+                d = (pos[i + 1, k] - pos[i, k]) / L[i] - (pos[i, k] - pos[i - 1, k]) / L[i - 1]
+            elif bc1 == 1:
+                d = tangent1[k] - (pos[N, k] - pos[N - 1, k]) / L[N - 1]
+            else:
+                d = 0.0
+            prev = (d - fac[i, 0] * prev) * fac[i, 2]
+            out[i, k] = prev
+        for i in range(n - 2, -1, -1):
+            out[i, k] -= fac[i, 1] * out[i + 1, k]
+
+
+@kernel
+def spline_end_tangents(pos, r2, L, e, out):
+    """The spline's tangent r' at both ends of element e: out[0] at node e, out[1] at e+1.
+
+    seed 004 eq. (3.11) differentiated: r'(s_e) = Δr/L − L r''_e/3 − L r''_{e+1}/6 and
+    r'(s_{e+1}) = Δr/L + L r''_e/6 + L r''_{e+1}/3 (not normalised).
+    """
+    h = L[e]
+    for k in range(3):
+        chord = (pos[e + 1, k] - pos[e, k]) / h
+        out[0, k] = chord - h * (2.0 * r2[e, k] + r2[e + 1, k]) / 6.0
+        out[1, k] = chord + h * (r2[e, k] + 2.0 * r2[e + 1, k]) / 6.0
