@@ -18,10 +18,11 @@ from scipy.interpolate import CubicHermiteSpline, CubicSpline
 
 from ._jit import inline_kernel, kernel
 
-__all__ = ["Trajectory", "load_trajectory", "fixed_point", "eval_motion"]
+__all__ = ["Trajectory", "load_trajectory", "velocity_table", "fixed_point", "eval_motion"]
 
 _REQUIRED = ("t", "x", "y", "z")
-_OPTIONAL = ("vx", "vy", "vz", "roll_deg")
+_VELOCITY = ("vx", "vy", "vz")
+_OPTIONAL = (*_VELOCITY, "roll_deg")
 
 
 @dataclass(frozen=True)
@@ -114,15 +115,37 @@ def _read_csv(path: Path) -> dict[str, list[float]]:
     return columns
 
 
+def velocity_table(t: np.ndarray, v: np.ndarray, origin) -> np.ndarray:
+    """Cubic coefficients (m, 3, 4) of the position whose velocity is piecewise linear in time
+    through the table rows (constant acceleration between rows), starting at ``origin`` [m]
+    at t[0]: the exact integral, so position and velocity stay consistent (seed 004 §2.3:
+    towpoint tables given as speeds and accelerations)."""
+    dt = np.diff(t)
+    acc = np.diff(v, axis=0) / dt[:, None]
+    pos = np.empty_like(v)
+    pos[0] = np.asarray(origin, dtype=float)
+    pos[1:] = pos[0] + np.cumsum(v[:-1] * dt[:, None] + 0.5 * acc * dt[:, None] ** 2, axis=0)
+    c = np.zeros((t.size - 1, 3, 4))
+    c[:, :, 1] = 0.5 * acc
+    c[:, :, 2] = v[:-1]
+    c[:, :, 3] = pos[:-1]
+    return c
+
+
 def load_trajectory(
-    spec: str | dict, interpolation: str = "cubic", base_dir: Path | None = None
+    spec: str | dict, interpolation: str | None = "cubic", base_dir: Path | None = None,
+    origin=None,
 ) -> Trajectory:
     """Build a :class:`Trajectory` from a CSV path or an inline ``{t: [...], x: [...], ...}``.
 
-    Columns t, x, y, z are required; vx, vy, vz (all three) make the position a cubic
+    Position tables: columns t, x, y, z; vx, vy, vz (all three) make the position a cubic
     Hermite interpolant that matches both the positions and the velocities; otherwise
-    ``cubic`` is the natural C2 spline (zero acceleration at both ends) and ``linear`` the
-    piecewise-linear interpolant. Raises ValueError with a message naming the problem.
+    ``cubic`` (the default) is the natural C2 spline (zero acceleration at both ends) and
+    ``linear`` the piecewise-linear interpolant.
+
+    Velocity tables: columns t, vx, vy, vz without x, y, z: the velocity is piecewise linear
+    (``interpolation`` must be None or ``linear``) and is integrated exactly from ``origin``
+    (the end's ``position``, default the origin). Raises ValueError naming the problem.
     """
     if isinstance(spec, str):
         path = Path(spec)
@@ -140,9 +163,18 @@ def load_trajectory(
                 raise ValueError(f"column '{k}' must be a list of numbers") from None
     else:
         raise ValueError("must be a CSV file path or a table {t: [...], x: [...], ...}")
-    missing = [c for c in _REQUIRED if c not in cols]
+    by_velocity = not any(c in cols for c in "xyz") and all(c in cols for c in _VELOCITY)
+    required = ("t", *_VELOCITY) if by_velocity else _REQUIRED
+    missing = [c for c in required if c not in cols]
     if missing:
-        raise ValueError(f"missing column(s) {', '.join(missing)} (need t, x, y, z)")
+        raise ValueError(f"missing column(s) {', '.join(missing)} (need t, x, y, z; or t, vx, "
+                         "vy, vz for a velocity table)")
+    if origin is not None and not by_velocity:
+        raise ValueError("a position table (x, y, z columns) sets the position itself: give "
+                         "the end's position only with a velocity table (t, vx, vy, vz)")
+    if by_velocity and interpolation == "cubic":
+        raise ValueError("a velocity table (t, vx, vy, vz) is piecewise linear in velocity: "
+                         "use interpolation 'linear' or leave it out")
     unknown = [c for c in cols if c not in _REQUIRED + _OPTIONAL]
     if unknown:
         raise ValueError(f"unknown column(s) {', '.join(unknown)}")
@@ -161,6 +193,12 @@ def load_trajectory(
     if np.any(np.diff(t) <= 0):
         row = int(np.argmax(np.diff(t) <= 0)) + 2
         raise ValueError(f"column 't' must increase strictly (row {row})")
+    roll = np.deg2rad(arr["roll_deg"]) if "roll_deg" in arr else None
+    if by_velocity:
+        v = np.column_stack([arr[c] for c in _VELOCITY])
+        coeffs = velocity_table(t, v, (0.0, 0.0, 0.0) if origin is None else origin)
+        return Trajectory(np.ascontiguousarray(t), np.ascontiguousarray(coeffs), roll)
+    interpolation = interpolation or "cubic"
     xyz = np.column_stack([arr["x"], arr["y"], arr["z"]])
     has_v = [c in arr for c in ("vx", "vy", "vz")]
     if any(has_v) and not all(has_v):
@@ -179,7 +217,6 @@ def load_trajectory(
         c[2] = slope
         c[3] = xyz[:-1]
     coeffs = np.ascontiguousarray(np.transpose(c, (1, 2, 0)))
-    roll = np.deg2rad(arr["roll_deg"]) if "roll_deg" in arr else None
     return Trajectory(np.ascontiguousarray(t), coeffs, roll)
 
 

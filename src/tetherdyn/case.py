@@ -293,7 +293,8 @@ class End(_Section):
     force_ramp_time: Finite | None = Field(default=None, gt=0)
     drag_area: Finite = Field(default=0.0, ge=0)
     trajectory: str | dict[str, list[float]] | None = None
-    interpolation: Literal["cubic", "linear"] = "cubic"
+    # cubic for position tables, linear for velocity tables (t, vx, vy, vz)
+    interpolation: Literal["cubic", "linear"] | None = None
     # models with bending: a bending moment [N m] (inertial axes) at a free end, applied as
     # a follower force couple on the last element (seed 004 §3.3)
     moment: Vec3 | None = None
@@ -309,8 +310,6 @@ class End(_Section):
             raise ValueError("trajectory: required for a prescribed end")
         if self.type != "prescribed" and self.trajectory is not None:
             raise ValueError("trajectory: only a prescribed end takes a trajectory")
-        if self.type == "prescribed" and self.position is not None:
-            raise ValueError("position: a prescribed end's position comes from its trajectory")
         if self.type != "free":
             for key in ("mass", "drag_area", "force_ramp_time"):
                 val = getattr(self, key)
@@ -736,7 +735,8 @@ def _check_semantics(case: Case) -> None:
                 errors.append(f"{which}.{key}: needs a model with torsion (higher_order)")
         if end.type == "prescribed":
             try:
-                traj = load_trajectory(end.trajectory, end.interpolation, case.base_dir)
+                traj = load_trajectory(end.trajectory, end.interpolation, case.base_dir,
+                                       origin=end.position)
             except ValueError as exc:
                 errors.append(f"{which}.trajectory: {exc}")
             else:
