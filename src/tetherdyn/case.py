@@ -624,6 +624,9 @@ def _twist_errors(case: Case) -> list[str]:
                       "its roll (roll_deg) and react it")
     for which, other in (("start", "end"), ("end", "start")):
         torque = getattr(case, which).torque
+        if torque and case.tether.GJ <= 0:
+            errors.append(f"{which}.torque: needs tether.GJ > 0 (with GJ = 0 the tether "
+                          "carries no torque)")
         if torque and not held[other] and case.tether.GJ > 0:
             errors.append(f"{which}.torque: needs the {other} end to hold its roll "
                           f"({other}.roll_deg, or a roll_deg trajectory column): no twist "
