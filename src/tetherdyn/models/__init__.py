@@ -14,6 +14,7 @@ REGISTRY: dict[str, str] = {
     "rigid_links": "rigid_links:RigidLinks",
     "rod_chain": "rod_chain:RodChain",
     "ancf2d": "ancf2d:Ancf2d",
+    "higher_order": "higher_order:HigherOrder",
 }
 
 

@@ -1,0 +1,960 @@
+"""Higher-order lumped-mass cable: the cubic-spline element of seed 004 ch. 4 (§4.2–4.5).
+
+The centre line between nodes is the C² cubic spline of ``spline.py`` (seed 004 eq. 4.15):
+the nodal curvature vectors r'' follow algebraically from the node positions (eq. 3.12),
+so the state is the lumped-mass one, ``y = [r_0, …, r_N, ṙ_0, …, ṙ_N]`` (6 per node).
+Every evaluation assembles, per element e between nodes a = e and b = e + 1 (unstretched
+length L_u), the φ₁/φ₃-weighted Galerkin forces of the rod force
+F = −EI r''' + λ r' + GJτ r'×r'' (digest §3–4):
+
+- axial: λ = T + P − EI κ²_mid (eq. 4.19), T = EA ε from the curved length of the spline
+  (eq. 4.20, Gauss–Legendre instead of Romberg), P = C_ID ε̇ from the tangent-projected
+  relative velocity; force λ (r_b − r_a)/L on a and the opposite on b, L the curved length;
+- bending: (EI/L_u)(r''_a − r''_b) on a, the opposite on b (eq. 4.26), and the same with
+  ``bending_damping`` and the curvature rate (the spline applied to the velocities);
+- torsion: the closed form of (GJτ/L_u)∫r'×r'' ds on a, the opposite on b (eq. 4.28), with
+  the uniform torque GJτ of the twist constraint (eq. 4.34): a given end torque, zero, or
+  the total twist between two ends that hold their roll (parallel transport, see below);
+- drag from each node's own spline tangent and velocity, distributed with the consistent
+  ⅓/⅙ weights (eq. 4.22); weight and buoyancy half to each node;
+- mass (L_u/2) M_I per node, M_I with the element-average added mass (eqs. 4.11, 4.23).
+
+Held ends (fixed / prescribed) stay in the state and are overwritten with their motion, as
+in lumped_mass. See docs/higher_order.md for the formulation and its reconstruction choices.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+
+import numpy as np
+
+from .._jit import inline_kernel, kernel
+from ..boundary import end_motion_at, eval_motion, fixed_point, free_end_load
+from ..case import Case
+from ..hydro import DRAG_LAW_CODES, element_drag
+from ..initial import initial_nodes
+from ..spline import CLAMPED, FREE, spline_curvatures, spline_end_tangents, spline_factor
+from .base import Formulation, rk4_critical_step
+from .lumped_mass import _solve3
+
+#: strain above which a run is declared blown up (1000 % stretch)
+ABSURD_STRAIN = 10.0
+#: 5-point Gauss–Legendre rule on [0, 1] for the curved element length (seed 004 eq. 4.20
+#: uses Romberg to ~1e-6): relative error ≤ 3e-9 for |r''| L_u ≤ 0.5 and ≤ 2e-7 at 1 (random
+#: nodal curvature vectors, measured against 80 points; tests/test_higher_order.py)
+GL_X = (0.04691007703066800, 0.23076534494715845, 0.5, 0.76923465505284155,
+        0.95308992296933200)
+GL_W = (0.11846344252809454, 0.23931433524968324, 0.28444444444444444, 0.23931433524968324,
+        0.11846344252809454)
+N_GL = 5
+#: substeps per element of the discrete parallel transport (even: Richardson with half)
+N_SUB = 8
+#: |Z × q| below which a tangent counts as vertical for the roll datum (ψ = 0 limit)
+VERTICAL = 1e-9
+
+# indices into the packed parameter arrays (module constants: frozen into the kernels)
+(EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ, EI, BEND_DAMP, GJ, LTOT,
+ TORQUE, TORQUE_RAMP) = range(18)  # scal
+(COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1, CLAMP0, CLAMP1, TWIST,
+ ROLL0, ROLL1) = range(10)  # flags
+L0, ADDED_N, ADDED_T = range(3)  # elem columns (added mass per unit length [kg/m])
+MASS, VOLUME = range(2)  # node columns
+# ends columns (row 0 start, row 1 end)
+(PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, MX, MY, MZ, HAS_MOMENT, ROLL, CX, CY, CZ,
+ DX, DY, DZ) = range(17)
+#: twist modes: no torque anywhere (τ ≡ 0), a given end torque, both ends hold their roll
+TWIST_NONE, TWIST_TORQUE, TWIST_BOTH = range(3)
+#: roll sources of an end: none, a constant (fixed end's roll_deg), a trajectory column
+ROLL_NONE, ROLL_CONST, ROLL_TRAJ = range(3)
+# the twist work array: total twist Θ kept for continuity, τ, GJτ, Θ initialised (0/1)
+TW_THETA, TW_TAU, TW_GJTAU, TW_INIT = range(4)
+
+HigherOrderData = namedtuple(
+    "HigherOrderData",
+    [
+        "n_nodes", "flags", "scal", "elem", "node", "ends", "fac",
+        "breaks0", "coeffs0", "breaks1", "coeffs1", "rollt0", "rollv0", "rollt1", "rollv1",
+        # work arrays (one model per run: never shared between runs)
+        "pos", "vel", "force", "r2", "r2dot", "ntan", "hnode", "torsion", "length",
+        "tension", "lam", "motion", "tmp", "tg", "tw", "zero",
+    ],
+)
+
+
+# -- geometry of the spline -------------------------------------------------------------
+
+
+@inline_kernel
+def _spline_slope(pos, r2, a, b, h, x, out):
+    """r'(x) of the element between nodes a and b at x = (s − s_a)/h in [0, 1] into out.
+
+    seed 004 eq. (4.15) differentiated: r' = Δr/h − (h/6)(3(1−x)² − 1) r''_a
+    + (h/6)(3x² − 1) r''_b.
+    """
+    ca = -(h / 6.0) * (3.0 * (1.0 - x) * (1.0 - x) - 1.0)
+    cb = (h / 6.0) * (3.0 * x * x - 1.0)
+    for k in range(3):
+        out[k] = (pos[b, k] - pos[a, k]) / h + ca * r2[a, k] + cb * r2[b, k]
+
+
+@inline_kernel
+def _normalise(v):
+    """Scale the 3-vector v to unit length in place (left as is when zero)."""
+    m = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+    if m > 0.0:
+        v[0] /= m
+        v[1] /= m
+        v[2] /= m
+
+
+@kernel
+def _spline_state(n, flags, ends, elem, fac, pos, r2, ntan, tg):
+    """Nodal curvature vectors r'' (eq. 3.12) and unit spline tangents at the nodes."""
+    spline_curvatures(pos, elem[:, L0], fac, flags[CLAMP0], flags[CLAMP1], ends[0, CX:CZ + 1],
+                      ends[1, CX:CZ + 1], r2)
+    for e in range(n - 1):
+        spline_end_tangents(pos, r2, elem[:, L0], e, tg)
+        for k in range(3):
+            ntan[e, k] = tg[0, k]
+        if e == n - 2:
+            for k in range(3):
+                ntan[n - 1, k] = tg[1, k]
+    for i in range(n):
+        _normalise(ntan[i])
+
+
+@kernel
+def _roll_at(mode, const, rt, rv, t):
+    """Roll angle [rad] of an end at time t: constant, or linear in the trajectory column."""
+    if mode == ROLL_CONST:
+        return const
+    m = rt.size
+    if t <= rt[0]:
+        return rv[0]
+    if t >= rt[m - 1]:
+        return rv[m - 1]
+    lo = 0
+    hi = m - 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if rt[mid] <= t:
+            lo = mid
+        else:
+            hi = mid
+    f = (t - rt[lo]) / (rt[hi] - rt[lo])
+    return rv[lo] + f * (rv[hi] - rv[lo])
+
+
+@inline_kernel
+def _end_frame(w, node_i, t, flags, ends, ntan, rt, rv, q, p):
+    """End w's tangent q (along increasing s) and cross-section axis p̂₁ into q, p.
+
+    p̂₁ = cos φ e₁ + sin φ q × e₁ with the datum e₁ = Z × q/|Z × q| (seed 004 eq. B.8 at
+    roll φ = 0, ψ and θ from q); a clamped end's datum is fixed at build time, and a vertical
+    tangent takes the ψ = 0 limit e₁ = Y (docs/higher_order.md, "Twist").
+    """
+    if flags[CLAMP0 + w]:
+        for k in range(3):
+            q[k] = ends[w, CX + k]
+            p[k] = ends[w, DX + k]
+    else:
+        for k in range(3):
+            q[k] = ntan[node_i, k]
+        ex = -q[1]
+        ey = q[0]
+        m = math.sqrt(ex * ex + ey * ey)
+        if m < VERTICAL:
+            p[0] = 0.0
+            p[1] = 1.0
+        else:
+            p[0] = ex / m
+            p[1] = ey / m
+        p[2] = 0.0
+    phi = _roll_at(flags[ROLL0 + w], ends[w, ROLL], rt, rv, t)
+    c = math.cos(phi)
+    s = math.sin(phi)
+    # q × e1
+    bx = q[1] * p[2] - q[2] * p[1]
+    by = q[2] * p[0] - q[0] * p[2]
+    bz = q[0] * p[1] - q[1] * p[0]
+    p[0] = c * p[0] + s * bx
+    p[1] = c * p[1] + s * by
+    p[2] = c * p[2] + s * bz
+    return phi
+
+
+@inline_kernel
+def _transport(u, a, b):
+    """Parallel-transport u (⊥ a) from unit tangent a to unit tangent b: the smallest
+    rotation taking a to b, u ← u − (u·b)/(1 + a·b) (a + b)."""
+    c = 1.0 + a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    f = (u[0] * b[0] + u[1] * b[1] + u[2] * b[2]) / c
+    for k in range(3):
+        u[k] -= f * (a[k] + b[k])
+
+
+@inline_kernel
+def _angle_about(u, p, q):
+    """Signed angle [rad] from u to p about the unit vector q (u first projected ⊥ q)."""
+    d = u[0] * q[0] + u[1] * q[1] + u[2] * q[2]
+    ux = u[0] - d * q[0]
+    uy = u[1] - d * q[1]
+    uz = u[2] - d * q[2]
+    cx = uy * p[2] - uz * p[1]
+    cy = uz * p[0] - ux * p[2]
+    cz = ux * p[1] - uy * p[0]
+    return math.atan2(cx * q[0] + cy * q[1] + cz * q[2], ux * p[0] + uy * p[1] + uz * p[2])
+
+
+@kernel
+def _total_twist(t, n, flags, ends, elem, pos, r2, ntan, rollt0, rollv0, rollt1, rollv1,
+                 tmp, tw):
+    """Total twist Θ = ∫τ ds [rad] between two ends that hold their roll.
+
+    p̂₁ of the start is parallel-transported along the spline's tangents (N_SUB equal
+    substeps per element, Richardson-extrapolated with N_SUB/2) to the end; Θ is the angle
+    from it to the end's p̂₁ about the end tangent: α^(N) − α^(0) + ∫γ ds of seed 004
+    eq. (4.34) / App. B, without Frenet frames (no inflection or zero-curvature cases) and
+    without Euler angles along the way.
+    The 2π ambiguity: nearest the previous value (continuity in time), at the first call
+    nearest the roll difference φ_N − φ_0 (App. B's estimator for a straight tether).
+    """
+    q0 = tmp[0:3]
+    p0 = tmp[3:6]
+    q1 = tmp[6:9]
+    p1 = tmp[9:12]
+    a = tmp[12:15]
+    b = tmp[15:18]
+    phi0 = _end_frame(0, 0, t, flags, ends, ntan, rollt0, rollv0, q0, p0)
+    phi1 = _end_frame(1, n - 1, t, flags, ends, ntan, rollt1, rollv1, q1, p1)
+    # two transports: through 8 and through 4 equal substeps per element (the even ones);
+    # the geodesic-chord error of discrete transport is O(substep²): Richardson-extrapolate
+    u = p0
+    v = tmp[18:21]
+    c = tmp[21:24]  # the tangent at the previous even substep, for v
+    for k in range(3):
+        v[k] = p0[k]
+        a[k] = q0[k]
+        c[k] = q0[k]
+    for e in range(n - 1):
+        h = elem[e, L0]
+        for g in range(1, N_SUB + 1):
+            if g < N_SUB:
+                _spline_slope(pos, r2, e, e + 1, h, g / N_SUB, b)
+                _normalise(b)
+            elif e == n - 2:
+                for k in range(3):
+                    b[k] = q1[k]
+            else:
+                for k in range(3):
+                    b[k] = ntan[e + 1, k]
+            _transport(u, a, b)
+            if g % 2 == 0:
+                _transport(v, c, b)
+                for k in range(3):
+                    c[k] = b[k]
+            for k in range(3):
+                a[k] = b[k]
+    theta = _angle_about(u, p1, q1)
+    coarse = _angle_about(v, p1, q1)
+    d = coarse - theta
+    d -= 2.0 * math.pi * round(d / (2.0 * math.pi))
+    theta -= d / 3.0  # (4 Θ_fine − Θ_coarse) / 3
+    ref = tw[TW_THETA] if tw[TW_INIT] != 0.0 else phi1 - phi0
+    theta += 2.0 * math.pi * round((ref - theta) / (2.0 * math.pi))
+    tw[TW_THETA] = theta
+    tw[TW_INIT] = 1.0
+    return theta
+
+
+@inline_kernel
+def _ramp(t, ramp_time):
+    if ramp_time > 0.0 and t < ramp_time:
+        return t / ramp_time
+    return 1.0
+
+
+# -- forces -----------------------------------------------------------------------------
+
+
+@kernel
+def _tether_forces(t, n, flags, scal, elem, node, ends, fac, rollt0, rollv0, rollt1, rollv1,
+                   pos, vel, force, r2, r2dot, ntan, hnode, torsion, length, tension, lam,
+                   tmp, tg, tw, zero):
+    """The tether's own nodal loads [N] into force (no payload): axial, bending, torsion,
+    drag, weight and buoyancy, end moments — seed 004 eqs. (4.31)–(4.35) lumped (§4.4)."""
+    N = n - 1
+    rho = scal[RHO]
+    _spline_state(n, flags, ends, elem, fac, pos, r2, ntan, tg)
+    damped = scal[BEND_DAMP] > 0.0
+    if damped:  # curvature rate: the (linear) spline of the velocities, clamps fixed
+        spline_curvatures(vel, elem[:, L0], fac, flags[CLAMP0], flags[CLAMP1], zero, zero,
+                          r2dot)
+    for i in range(n):
+        w = node[i, MASS] - rho * node[i, VOLUME]
+        # weight and buoyancy of the half elements lumped here — seed 004 eq. (4.29)
+        force[i, 0] = w * scal[GX]
+        force[i, 1] = w * scal[GY]
+        force[i, 2] = w * scal[GZ]
+        torsion[i, 0] = 0.0
+        torsion[i, 1] = 0.0
+        torsion[i, 2] = 0.0
+    # the uniform torque GJτ — seed 004 eq. (4.34), closed form (digest §5.2)
+    mode = flags[TWIST]
+    gjtau = 0.0
+    tau = 0.0
+    if mode == TWIST_TORQUE:  # GJτ = the torque about the outward tangent, either end
+        gjtau = scal[TORQUE] * _ramp(t, scal[TORQUE_RAMP])
+        tau = gjtau / scal[GJ]
+    elif mode == TWIST_BOTH:
+        theta = _total_twist(t, n, flags, ends, elem, pos, r2, ntan, rollt0, rollv0, rollt1,
+                             rollv1, tmp, tw)
+        tau = theta / scal[LTOT]
+        gjtau = scal[GJ] * tau
+    tw[TW_TAU] = tau
+    tw[TW_GJTAU] = gjtau
+    # nodal drag per unit length from each node's tangent and velocity (eq. 4.22)
+    if rho > 0.0:
+        for i in range(n):
+            element_drag(flags[DRAG_LAW], rho, scal[DIAMETER], 1.0, scal[CD_N], scal[CD_T],
+                         ntan[i, 0], ntan[i, 1], ntan[i, 2], vel[i, 0] - scal[UX],
+                         vel[i, 1] - scal[UY], vel[i, 2] - scal[UZ], hnode[i])
+    EIb = scal[EI]
+    Cb = scal[BEND_DAMP]
+    for e in range(N):
+        a = e
+        b = e + 1
+        h = elem[e, L0]
+        # curved length by Gauss–Legendre — seed 004 eq. (4.20)
+        L = 0.0
+        for g in range(N_GL):
+            _spline_slope(pos, r2, a, b, h, GL_X[g], tmp)
+            L += GL_W[g] * math.sqrt(tmp[0] * tmp[0] + tmp[1] * tmp[1] + tmp[2] * tmp[2])
+        L *= h
+        length[e] = L
+        strain = (L - h) / h
+        # strain rate: relative velocity on the mean nodal tangent (digest §3.4 item 3)
+        sr = 0.0
+        for k in range(3):
+            sr += (vel[b, k] - vel[a, k]) * (ntan[a, k] + ntan[b, k])
+        sr *= 0.5 / h
+        elastic = scal[EA] * strain
+        viscous = scal[DAMPING] * sr
+        if flags[COMPRESSION] == 0 and strain <= 0.0:  # bilinear law, seed 004 eq. (2.17)
+            elastic = 0.0
+            if flags[SLACK_DAMPING] == 0:
+                viscous = 0.0
+        T = elastic + viscous
+        tension[e] = T
+        k2 = 0.0
+        for k in range(3):
+            m = 0.5 * (r2[a, k] + r2[b, k])
+            k2 += m * m
+        lm = T - EIb * k2  # seed 004 eq. (4.19)
+        lam[e] = lm
+        s = lm / L
+        for k in range(3):
+            # axial λ·chord/L (eq. 4.27 with |r'| = L/L_u) and bending (eq. 4.26)
+            f = s * (pos[b, k] - pos[a, k]) + (EIb / h) * (r2[a, k] - r2[b, k])
+            if damped:
+                f += (Cb / h) * (r2dot[a, k] - r2dot[b, k])
+            force[a, k] += f
+            force[b, k] -= f
+        if gjtau != 0.0:
+            # torsion: (GJτ/L_u) ∫ r' × r'' ds in closed form — seed 004 eq. (4.28)
+            c = gjtau / h
+            mx = 0.5 * (r2[a, 0] + r2[b, 0])
+            my = 0.5 * (r2[a, 1] + r2[b, 1])
+            mz = 0.5 * (r2[a, 2] + r2[b, 2])
+            dx = pos[a, 0] - pos[b, 0]
+            dy = pos[a, 1] - pos[b, 1]
+            dz = pos[a, 2] - pos[b, 2]
+            h12 = h * h / 12.0
+            fx = c * (my * dz - mz * dy + h12 * (r2[a, 1] * r2[b, 2] - r2[a, 2] * r2[b, 1]))
+            fy = c * (mz * dx - mx * dz + h12 * (r2[a, 2] * r2[b, 0] - r2[a, 0] * r2[b, 2]))
+            fz = c * (mx * dy - my * dx + h12 * (r2[a, 0] * r2[b, 1] - r2[a, 1] * r2[b, 0]))
+            torsion[a, 0] += fx
+            torsion[a, 1] += fy
+            torsion[a, 2] += fz
+            torsion[b, 0] -= fx
+            torsion[b, 1] -= fy
+            torsion[b, 2] -= fz
+        if rho > 0.0:
+            # consistent ⅓/⅙ weights of the nodal drag over the element — eq. (4.29)
+            for k in range(3):
+                force[a, k] += L * (hnode[a, k] / 3.0 + hnode[b, k] / 6.0)
+                force[b, k] += L * (hnode[a, k] / 6.0 + hnode[b, k] / 3.0)
+    if gjtau != 0.0:
+        for i in range(n):
+            for k in range(3):
+                force[i, k] += torsion[i, k]
+    # end moments: follower couples (M × q)/L on the first / last element (seed 004 §3.3)
+    for w in range(2):
+        if ends[w, HAS_MOMENT] == 0.0:
+            continue
+        i = 0 if w == 0 else n - 1
+        j = 1 if w == 0 else n - 2
+        # q = r_i − r_j: along increasing s at the end, against it at the start; the couple
+        # (M × q)/L² at i and its opposite at j has the moment q̂ × (M × q̂) = M⊥ either way
+        qx = pos[i, 0] - pos[j, 0]
+        qy = pos[i, 1] - pos[j, 1]
+        qz = pos[i, 2] - pos[j, 2]
+        r = _ramp(t, ends[w, RAMP]) / (qx * qx + qy * qy + qz * qz)
+        mx = ends[w, MX]
+        my = ends[w, MY]
+        mz = ends[w, MZ]
+        fx = r * (my * qz - mz * qy)
+        fy = r * (mz * qx - mx * qz)
+        fz = r * (mx * qy - my * qx)
+        force[i, 0] += fx
+        force[i, 1] += fy
+        force[i, 2] += fz
+        force[j, 0] -= fx
+        force[j, 1] -= fy
+        force[j, 2] -= fz
+
+
+@inline_kernel
+def _payload_load(t, ends, w, scal, vx, vy, vz, out):
+    """Applied force (ramped), payload weight and payload drag at free end w [N]."""
+    free_end_load(t, ends[w, RAMP], ends[w, FX], ends[w, FY], ends[w, FZ], ends[w, PAYLOAD],
+                  ends[w, DRAG_AREA], scal[RHO], scal[GX], scal[GY], scal[GZ], scal[UX],
+                  scal[UY], scal[UZ], vx, vy, vz, out)
+
+
+@inline_kernel
+def _mass_matrix(i, n, mass, elem, ntan, M):
+    """Nodal 3x3 mass [kg]: mass·I plus (L_u/2) of each adjacent element's added mass, the
+    average of its two nodes' A(t̂) = a_n (I − t̂t̂ᵀ) + a_t t̂t̂ᵀ — seed 004 eqs. (4.11), (4.23)."""
+    diag = mass
+    m00 = m01 = m02 = m11 = m12 = m22 = 0.0
+    for e in range(max(i - 1, 0), min(i + 1, n - 1)):
+        q = 0.25 * elem[e, L0]  # (L_u/2) · ½ per node of the element
+        an = q * elem[e, ADDED_N]
+        c = q * elem[e, ADDED_T] - an
+        for j in (e, e + 1):
+            qx = ntan[j, 0]
+            qy = ntan[j, 1]
+            qz = ntan[j, 2]
+            diag += an
+            m00 += c * qx * qx
+            m01 += c * qx * qy
+            m02 += c * qx * qz
+            m11 += c * qy * qy
+            m12 += c * qy * qz
+            m22 += c * qz * qz
+    M[0, 0] = diag + m00
+    M[1, 1] = diag + m11
+    M[2, 2] = diag + m22
+    M[0, 1] = M[1, 0] = m01
+    M[0, 2] = M[2, 0] = m02
+    M[1, 2] = M[2, 1] = m12
+
+
+@inline_kernel
+def _node_mass(i, n, node, ends):
+    """Point mass at node i [kg]: the tether's lumped mass plus a payload at a free end."""
+    m = node[i, MASS]
+    if i == 0:
+        m += ends[0, PAYLOAD]
+    if i == n - 1:
+        m += ends[1, PAYLOAD]
+    return m
+
+
+@kernel
+def _load_state(t, y, n, flags, b0, c0, b1, c1, motion, pos, vel):
+    """Node positions/velocities from y into pos/vel; held ends from their motion at t."""
+    for i in range(n):
+        for a in range(3):
+            pos[i, a] = y[3 * i + a]
+            vel[i, a] = y[3 * n + 3 * i + a]
+    if flags[HELD0]:
+        eval_motion(b0, c0, t, motion[0])
+        for a in range(3):
+            pos[0, a] = motion[0, 0, a]
+            vel[0, a] = motion[0, 1, a]
+    if flags[HELD1]:
+        eval_motion(b1, c1, t, motion[1])
+        for a in range(3):
+            pos[n - 1, a] = motion[1, 0, a]
+            vel[n - 1, a] = motion[1, 1, a]
+
+
+@kernel
+def _forces_of(t, d):
+    """All tether loads of the state already in d.pos / d.vel."""
+    _tether_forces(t, d.n_nodes, d.flags, d.scal, d.elem, d.node, d.ends, d.fac, d.rollt0,
+                   d.rollv0, d.rollt1, d.rollv1, d.pos, d.vel, d.force, d.r2, d.r2dot,
+                   d.ntan, d.hnode, d.torsion, d.length, d.tension, d.lam, d.tmp, d.tg, d.tw,
+                   d.zero)
+
+
+@kernel
+def rhs(t, y, dydt, d):
+    """dy/dt: node velocities and accelerations, seed 004 eq. (4.35) with lumped mass."""
+    n = d.n_nodes
+    flags, scal, elem, ends = d.flags, d.scal, d.elem, d.ends
+    vel, force, motion, tmp = d.vel, d.force, d.motion, d.tmp
+    _load_state(t, y, n, flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, motion, d.pos,
+                vel)
+    _forces_of(t, d)
+    M = motion[2]
+    for i in range(n):
+        base = 3 * n + 3 * i
+        for a in range(3):
+            dydt[3 * i + a] = vel[i, a]
+        if (i == 0 and flags[HELD0]) or (i == n - 1 and flags[HELD1]):
+            w = 0 if i == 0 else 1
+            for a in range(3):
+                dydt[base + a] = motion[w, 2, a]
+            continue
+        fx = force[i, 0]
+        fy = force[i, 1]
+        fz = force[i, 2]
+        for w in range(2):
+            if i == (0 if w == 0 else n - 1):
+                _payload_load(t, ends, w, scal, vel[i, 0], vel[i, 1], vel[i, 2], tmp[0:3])
+                fx += tmp[0]
+                fy += tmp[1]
+                fz += tmp[2]
+        _mass_matrix(i, n, _node_mass(i, n, d.node, ends), elem, d.ntan, M)
+        _solve3(M, fx, fy, fz, tmp[3:6])
+        for a in range(3):
+            dydt[base + a] = tmp[3 + a]
+
+
+@kernel
+def enforce(t, y, d):
+    """Overwrite held ends in the state with their prescribed position and velocity."""
+    n = d.n_nodes
+    for w in range(2):
+        if d.flags[HELD0 + w]:
+            node = 0 if w == 0 else n - 1
+            end_motion_at(w, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, t, d.motion[w])
+            for a in range(3):
+                y[3 * node + a] = d.motion[w, 0, a]
+                y[3 * n + 3 * node + a] = d.motion[w, 1, a]
+
+
+@kernel
+def check(t, y, d):
+    """Index of an element with non-finite or absurd chord strain, or -1 when sound."""
+    n = d.n_nodes
+    for e in range(n - 1):
+        s = 0.0
+        L2 = 0.0
+        for a in range(3):
+            dx = y[3 * (e + 1) + a] - y[3 * e + a]
+            L2 += dx * dx
+            s += y[3 * n + 3 * e + a] + y[3 * n + 3 * (e + 1) + a]
+        if not (math.isfinite(L2) and math.isfinite(s)):
+            return e
+        if math.sqrt(L2) / d.elem[e, L0] - 1.0 > ABSURD_STRAIN:
+            return e
+    return -1
+
+
+# -- second-order surface (generalized_alpha; models/base.py) ---------------------------
+# q = [r_0, …, r_N]. The spline couples every node to every other (eq. 3.12), with an
+# influence that decays by 2 − √3 ≈ 0.27 per node; the declared band truncates it for the
+# coloured finite-difference Jacobian (see BAND_NODES). The mass is block diagonal.
+
+#: neighbour nodes each side kept in the Jacobian band (band = 3·BAND_NODES + 2)
+BAND_NODES = 2
+
+
+@kernel
+def _positions_from(y, n, pos, vel):
+    """Node positions/velocities straight from y (held coordinates as given)."""
+    for i in range(n):
+        for a in range(3):
+            pos[i, a] = y[3 * i + a]
+            vel[i, a] = y[3 * n + 3 * i + a]
+
+
+@kernel
+def force(t, y, F, d):
+    """Generalized applied force F [N] on every coordinate (everything but inertia: the
+    tether loads plus, at free ends, the applied force and payload weight/drag)."""
+    n = d.n_nodes
+    scal, ends, vel, force_, tmp = d.scal, d.ends, d.vel, d.force, d.tmp
+    _positions_from(y, n, d.pos, vel)
+    _forces_of(t, d)
+    for w in range(2):
+        if not d.flags[HELD0 + w]:
+            i = 0 if w == 0 else n - 1
+            _payload_load(t, ends, w, scal, vel[i, 0], vel[i, 1], vel[i, 2], tmp[0:3])
+            for a in range(3):
+                force_[i, a] += tmp[a]
+    for i in range(n):
+        for a in range(3):
+            F[3 * i + a] = force_[i, a]
+
+
+@kernel
+def mass(t, y, Mb, d):
+    """Mass matrix [kg] in lower band storage Mb[k, j] = M[j + k, j]: per node the point
+    mass (payload included) plus the element-average added mass (eqs. 4.23, 4.32)."""
+    n = d.n_nodes
+    M = d.motion[2]
+    for k in range(Mb.shape[0]):
+        for j in range(Mb.shape[1]):
+            Mb[k, j] = 0.0
+    fluid = d.scal[RHO] > 0.0
+    if fluid:
+        _positions_from(y, n, d.pos, d.vel)
+        _spline_state(n, d.flags, d.ends, d.elem, d.fac, d.pos, d.r2, d.ntan, d.tg)
+    for i in range(n):
+        m = _node_mass(i, n, d.node, d.ends)
+        if fluid:
+            _mass_matrix(i, n, m, d.elem, d.ntan, M)
+            for a in range(3):
+                for b in range(a + 1):
+                    Mb[a - b, 3 * i + b] = M[a, b]
+        else:
+            for a in range(3):
+                Mb[0, 3 * i + a] = m
+
+
+@kernel
+def held_acc(t, y, acc, d):
+    """Prescribed accelerations [m/s^2] of the held ends' coordinates into acc."""
+    n = d.n_nodes
+    for w in range(2):
+        if d.flags[HELD0 + w]:
+            i = 0 if w == 0 else n - 1
+            end_motion_at(w, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, t, d.motion[w])
+            for a in range(3):
+                acc[3 * i + a] = d.motion[w, 2, a]
+
+
+@kernel
+def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, potential,
+                curvature, twist, torsion):
+    """Results at each output instant: element tension T + P, end forces, energies, nodal
+    curvature |r''|, twist τ and nodal torsion forces. dydt (state size), M (3x3): work."""
+    n = d.n_nodes
+    scal, node, ends, elem = d.scal, d.node, d.ends, d.elem
+    for j in range(times.size):
+        rhs(times[j], Y[j], dydt, d)
+        for e in range(n - 1):
+            tension[j, e] = d.tension[e]
+            twist[j, e] = d.tw[TW_TAU]
+        for i in range(n):
+            c = 0.0
+            for a in range(3):
+                c += d.r2[i, a] * d.r2[i, a]
+                torsion[j, i, a] = d.torsion[i, a]
+            curvature[j, i] = math.sqrt(c)
+        # force the tether exerts on each end's holder: its own nodal load minus the
+        # inertia of the tether mass lumped there (spec: results-format.md)
+        for w in range(2):
+            i = 0 if w == 0 else n - 1
+            _mass_matrix(i, n, node[i, MASS], elem, d.ntan, M)
+            out = start_force if w == 0 else end_force
+            for a in range(3):
+                ma = 0.0
+                for b in range(3):
+                    ma += M[a, b] * dydt[3 * n + 3 * i + b]
+                out[j, a] = d.force[i, a] - ma
+        ke = 0.0
+        pe = 0.0
+        for i in range(n):
+            m = _node_mass(i, n, node, ends)
+            _mass_matrix(i, n, m, elem, d.ntan, M)
+            for a in range(3):
+                for b in range(3):
+                    ke += 0.5 * d.vel[i, a] * M[a, b] * d.vel[i, b]
+                pe -= (m - scal[RHO] * node[i, VOLUME]) * scal[GX + a] * d.pos[i, a]
+        for e in range(n - 1):
+            h = elem[e, L0]
+            strain = d.length[e] / h - 1.0
+            if d.flags[COMPRESSION] or strain > 0.0:
+                pe += 0.5 * scal[EA] * strain * strain * h
+            # bending 0.5 EI ∫|r''|² ds, exact for r'' linear on the element
+            aa = 0.0
+            ab = 0.0
+            bb = 0.0
+            for a in range(3):
+                aa += d.r2[e, a] * d.r2[e, a]
+                ab += d.r2[e, a] * d.r2[e + 1, a]
+                bb += d.r2[e + 1, a] * d.r2[e + 1, a]
+            pe += 0.5 * scal[EI] * h / 3.0 * (aa + ab + bb)
+        pe += 0.5 * scal[GJ] * d.tw[TW_TAU] * d.tw[TW_TAU] * scal[LTOT]
+        kinetic[j] = ke
+        potential[j] = pe
+
+
+def _roll_datum(q: np.ndarray) -> np.ndarray:
+    """e₁ = Z × q/|Z × q| (roll 0 of seed 004 eq. B.8); Y for a vertical q (ψ = 0)."""
+    e = np.array([-q[1], q[0], 0.0])
+    m = np.linalg.norm(e)
+    return np.array([0.0, 1.0, 0.0]) if m < VERTICAL else e / m
+
+
+class HigherOrder(Formulation):
+    """Cubic-spline higher-order lumped-mass cable (``model.type: higher_order``)."""
+
+    name = "higher_order"
+    fastest_mode = "axial or bending (stiffest element)"
+    rhs = staticmethod(rhs)
+    enforce = staticmethod(enforce)
+    check = staticmethod(check)
+    # second-order surface (generalized_alpha)
+    band = 3 * BAND_NODES + 2
+    force = staticmethod(force)
+    mass = staticmethod(mass)
+    held_acc = staticmethod(held_acc)
+
+    def __init__(self, case: Case) -> None:
+        super().__init__(case)
+        t = case.tether
+        N = case.model.elements
+        n = N + 1
+        self.n_elements = N
+        self.n_nodes = n
+        self.n_q = 3 * n
+        self.held = np.zeros(3 * n, dtype=np.int64)
+        self.held[:3] = case.start.type != "free"
+        self.held[-3:] = case.end.type != "free"
+        L0 = np.full(N, t.length / N)
+        self.arc_length = np.concatenate([[0.0], np.cumsum(L0)])
+        rho = case.environment.fluid_density
+        m_el = t.linear_mass * L0
+        vol_el = t.displaced * L0
+        node_mass = np.zeros(n)
+        node_mass[:-1] += 0.5 * m_el
+        node_mass[1:] += 0.5 * m_el
+        node_volume = np.zeros(n)
+        node_volume[:-1] += 0.5 * vol_el
+        node_volume[1:] += 0.5 * vol_el
+        ends = (case.start, case.end)
+        m0, m1 = (case.end_motion(w) or fixed_point((0.0, 0.0, 0.0)) for w in ("start", "end"))
+        env = case.environment
+        scal = np.zeros(18)
+        scal[[EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, EI, BEND_DAMP, GJ, LTOT]] = (
+            t.EA, t.axial_damping, rho, t.diameter, t.cd_normal, t.cd_tangential, t.EI,
+            t.bending_damping, t.GJ, t.length)
+        scal[GX:GZ + 1] = env.gravity
+        scal[UX:UZ + 1] = env.current
+        clamps = [e.clamp is not None for e in ends]
+        end_table = np.zeros((2, 17))
+        roll_mode = [ROLL_NONE, ROLL_NONE]
+        rolls = []
+        for w, (which, e) in enumerate(zip(("start", "end"), ends, strict=True)):
+            if e.type == "free":
+                end_table[w, [PAYLOAD, RAMP, DRAG_AREA]] = (
+                    e.mass, e.force_ramp_time or 0.0, e.drag_area)
+                end_table[w, FX:FZ + 1] = e.force
+                if e.moment is not None:
+                    end_table[w, MX:MZ + 1] = e.moment
+                    end_table[w, HAS_MOMENT] = 1.0
+            if e.clamp is not None:
+                c = np.asarray(e.clamp, dtype=float)
+                c /= np.linalg.norm(c)
+                end_table[w, CX:CZ + 1] = c
+                end_table[w, DX:DZ + 1] = _roll_datum(c)
+            traj = getattr(case, f"{which}_trajectory", None)
+            rt, rv = np.zeros(1), np.zeros(1)
+            if e.roll_deg is not None:
+                roll_mode[w] = ROLL_CONST
+                end_table[w, ROLL] = math.radians(e.roll_deg)
+            elif e.type == "prescribed" and traj is not None and traj.roll is not None:
+                roll_mode[w] = ROLL_TRAJ
+                rt = np.ascontiguousarray(traj.breaks, dtype=float)
+                rv = np.ascontiguousarray(traj.roll, dtype=float)
+            rolls += [rt, rv]
+        # the twist constraint (seed 004 eq. 4.34, digest §5.2): GJτ uniform
+        torque = [(e.torque, e.force_ramp_time or 0.0) for e in ends if e.torque]
+        if t.GJ > 0.0 and torque:
+            twist = TWIST_TORQUE
+            scal[[TORQUE, TORQUE_RAMP]] = torque[0]
+        elif roll_mode[0] != ROLL_NONE and roll_mode[1] != ROLL_NONE:
+            twist = TWIST_BOTH
+        else:
+            twist = TWIST_NONE  # an end free to roll: torque-free, τ ≡ 0 (≡ GJ = 0)
+        self.twist_mode = twist
+        flags = np.zeros(10, dtype=np.int64)
+        flags[[COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1, CLAMP0, CLAMP1, TWIST,
+               ROLL0, ROLL1]] = (
+            t.compression, bool(case.model.option("slack_damping")),
+            DRAG_LAW_CODES[case.drag_law], case.start.type != "free", case.end.type != "free",
+            clamps[0], clamps[1], twist, roll_mode[0], roll_mode[1])
+        fac = spline_factor(L0, CLAMPED if clamps[0] else FREE, CLAMPED if clamps[1] else FREE)
+        self.data = HigherOrderData(
+            n_nodes=n,
+            flags=flags,
+            scal=scal,
+            # seed 004 eq. (4.11): added mass per unit length, normal and tangential
+            elem=np.column_stack([L0, np.full(N, rho * t.ca_normal * t.displaced),
+                                  np.full(N, rho * t.ca_tangential * t.displaced)]),
+            node=np.column_stack([node_mass, node_volume]),
+            ends=end_table,
+            fac=fac,
+            breaks0=m0.breaks, coeffs0=m0.coeffs, breaks1=m1.breaks, coeffs1=m1.coeffs,
+            rollt0=rolls[0], rollv0=rolls[1], rollt1=rolls[2], rollv1=rolls[3],
+            pos=np.zeros((n, 3)), vel=np.zeros((n, 3)), force=np.zeros((n, 3)),
+            r2=np.zeros((n, 3)), r2dot=np.zeros((n, 3)), ntan=np.zeros((n, 3)),
+            hnode=np.zeros((n, 3)), torsion=np.zeros((n, 3)), length=np.zeros(N),
+            tension=np.zeros(N), lam=np.zeros(N), motion=np.zeros((3, 3, 3)),
+            tmp=np.zeros(24), tg=np.zeros((2, 3)), tw=np.zeros(4), zero=np.zeros(3),
+        )
+
+    # -- the formulation surface -------------------------------------------------------
+    def initial_state(self) -> np.ndarray:
+        pos, vel = initial_nodes(self.case, self.arc_length)
+        return np.concatenate([pos.ravel(), vel.ravel()])
+
+    def node_states(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        n = self.n_nodes
+        k = Y.shape[0]
+        return Y[:, : 3 * n].reshape(k, n, 3), Y[:, 3 * n:].reshape(k, n, 3)
+
+    def reset_twist(self) -> None:
+        """Forget the tracked total twist: the next evaluation takes the branch nearest the
+        roll difference of the ends again (used before replaying output instants)."""
+        self.data.tw[:] = 0.0
+
+    def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
+        k = times.size
+        N, n = self.n_elements, self.n_nodes
+        tension = np.empty((k, N))
+        f0 = np.empty((k, 3))
+        f1 = np.empty((k, 3))
+        ke = np.empty(k)
+        pe = np.empty(k)
+        curv = np.empty((k, n))
+        twist = np.empty((k, N))
+        tors = np.empty((k, n, 3))
+        saved = self.data.tw.copy()
+        if times.size and times[0] <= 0.0:
+            self.reset_twist()  # a replay from t = 0: the twist branch as the run took it
+        diagnostics(np.ascontiguousarray(times, dtype=float), np.ascontiguousarray(Y),
+                    self.data, np.empty(Y.shape[1]), np.empty((3, 3)), tension, f0, f1, ke,
+                    pe, curv, twist, tors)
+        self.data.tw[:] = saved
+        pos, vel = self.node_states(Y)
+        return dict(
+            position=pos, velocity=vel, tension=tension, start_force=f0, end_force=f1,
+            kinetic_energy=ke, potential_energy=pe,
+            curvature=(("time", "node"), curv,
+                       {"units": "1/m", "long_name": "curvature |r''| of the spline at the node"}),
+            twist=(("time", "element"), twist,
+                   {"units": "rad/m", "long_name": "total twist tau of the cross section "
+                    "(uniform: the torque GJ tau is constant along the tether)"}),
+            torsion_force=(("time", "node", "axis"), tors,
+                           {"units": "N", "long_name": "nodal force of the twist term "
+                            "GJ tau r' x r'' (seed 004 eq. 4.28)"}),
+        )
+
+    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
+        """Forces [N] on the start (out[0]) and end (out[1]) holders; no allocation after
+        the first call (buffers kept on the model)."""
+        if not hasattr(self, "_probe"):
+            n, N = self.n_nodes, self.n_elements
+            self._probe = (np.zeros(1), np.zeros((1, 6 * n)), np.empty(6 * n),
+                           np.empty((3, 3)), np.empty((1, N)), np.empty((1, 3)),
+                           np.empty((1, 3)), np.empty(1), np.empty(1), np.empty((1, n)),
+                           np.empty((1, N)), np.empty((1, n, 3)))
+        p = self._probe
+        p[0][0] = t
+        p[1][0] = y
+        diagnostics(*p[:2], self.data, *p[2:])
+        out[0] = p[5][0]
+        out[1] = p[6][0]
+
+    def element_properties(self) -> dict[str, np.ndarray]:
+        """Per element: unstretched length [m], mass [kg], axial stiffness EA/L [N/m] and
+        damping C_ID/L [N s/m]; per node: point mass [kg] (payloads included)."""
+        d = self.data
+        Lu = d.elem[:, L0]
+        mass = d.node[:, MASS].copy()
+        mass[0] += d.ends[0, PAYLOAD]
+        mass[-1] += d.ends[1, PAYLOAD]
+        return dict(length=Lu, mass=self.case.tether.linear_mass * Lu, node_mass=mass,
+                    stiffness=d.scal[EA] / Lu, damping=d.scal[DAMPING] / Lu)
+
+    def bending_frequency(self) -> float:
+        """Highest bending frequency [rad/s] of the straight tether: the generalized
+        eigenproblem of the spline bending stiffness EI Dᵀ A⁻¹ D (one axis) with the node
+        masses plus normal added mass, held nodes removed (dense: n ≤ 400; above that the
+        uniform-chain bound 48 EI / (m L_u³))."""
+        d = self.data
+        n = self.n_nodes
+        Lu = d.elem[:, L0]
+        m = self.element_properties()["node_mass"].copy()
+        added = np.zeros(n)
+        added[:-1] += 0.5 * Lu * d.elem[:, ADDED_N]
+        added[1:] += 0.5 * Lu * d.elem[:, ADDED_N]
+        m += added
+        free = np.ones(n, dtype=bool)
+        free[0] = not d.flags[HELD0]
+        free[-1] = not d.flags[HELD1]
+        if not free.any():
+            return 0.0
+        if n > 400:
+            return math.sqrt(48.0 * d.scal[EI] / (m[free].min() * Lu.min() ** 3))
+        K = self.bending_stiffness()
+        K = K[np.ix_(free, free)]
+        mf = m[free]
+        s = 1.0 / np.sqrt(mf)
+        lam = np.linalg.eigvalsh(K * s[:, None] * s[None, :])
+        return math.sqrt(max(lam.max(), 0.0))
+
+    def bending_stiffness(self) -> np.ndarray:
+        """The (n, n) matrix K with bending forces −K r per axis: EI Dᵀ A⁻¹ D of the spline
+        (A r'' = D r, eq. 3.12); its energy is 0.5 EI r''ᵀ A r'' (dense, for analysis)."""
+        d = self.data
+        n = self.n_nodes
+        Lu = d.elem[:, L0]
+        A = np.zeros((n, n))
+        D = np.zeros((n, n))
+        for i in range(1, n - 1):
+            A[i, i - 1], A[i, i], A[i, i + 1] = Lu[i - 1] / 6, (Lu[i - 1] + Lu[i]) / 3, Lu[i] / 6
+            D[i, i - 1], D[i, i], D[i, i + 1] = 1 / Lu[i - 1], -1 / Lu[i - 1] - 1 / Lu[i], 1 / Lu[i]
+        if d.flags[CLAMP0]:
+            A[0, 0], A[0, 1] = Lu[0] / 3, Lu[0] / 6
+            D[0, 0], D[0, 1] = -1 / Lu[0], 1 / Lu[0]
+        else:
+            A[0, 0] = 1.0
+        if d.flags[CLAMP1]:
+            A[-1, -2], A[-1, -1] = Lu[-1] / 6, Lu[-1] / 3
+            D[-1, -2], D[-1, -1] = 1 / Lu[-1], -1 / Lu[-1]
+        else:
+            A[-1, -1] = 1.0
+        return d.scal[EI] * D.T @ np.linalg.solve(A, D)
+
+    def critical_time_step(self) -> tuple[float, int, float]:
+        """Largest stable RK4 step [s], the element that limits it, and its frequency [rad/s].
+
+        The smaller of the axial limit (Gershgorin per node, as lumped_mass) and the bending
+        limit (highest eigenfrequency of the straight spline chain, bending damping as modal
+        damping ζ = C_b ω / (2 EI)). Tension-stiffening of bending and the torsion terms are
+        not included: keep a margin (docs/higher_order.md).
+        """
+        p = self.element_properties()
+        k, c, m = p["stiffness"], p["damping"], p["node_mass"]
+        n = self.n_nodes
+        best = (math.inf, 0, 0.0)
+        for i in range(n):
+            if (i == 0 and self.data.flags[HELD0]) or (i == n - 1 and self.data.flags[HELD1]):
+                continue
+            adj = [e for e in (i - 1, i) if 0 <= e < n - 1]
+            ks = 2.0 * sum(k[e] for e in adj)
+            cs = 2.0 * sum(c[e] for e in adj)
+            omega = math.sqrt(ks / m[i])
+            dt = rk4_critical_step(omega, cs / (2.0 * m[i] * omega))
+            if dt < best[0]:
+                best = (dt, max(adj, key=lambda e: k[e]), omega)
+        self.fastest_mode = "axial (stiffest element)"
+        wb = self.bending_frequency()
+        if wb > 0.0:
+            zeta = self.data.scal[BEND_DAMP] * wb / (2.0 * self.data.scal[EI])
+            dt = rk4_critical_step(wb, zeta)
+            if dt < best[0]:
+                best = (dt, self.n_elements // 2, wb)
+                self.fastest_mode = "bending (highest spline mode; element: mid-tether)"
+        return best
