@@ -10,6 +10,15 @@ added mass acts normal (and, if asked, tangential) to each element (eqs. 2.14–
 State vector: ``y = [r_0, …, r_N, ṙ_0, …, ṙ_N]`` (positions then velocities, 6(N+1)).
 Held ends (fixed / prescribed) stay in the state; the kernels overwrite them with the
 prescribed motion, so every formulation shares one integrator surface.
+
+``model.bending: true`` adds the "revised linear" bending forces of seed 004 §3.2 with no
+new states: the C² spline through the nodes (``spline.py``, eq. 3.12) gives nodal curvature
+vectors r'', each node a curvature-binormal w = t̂ × r'' (t̂ the spline's unit tangent), and
+every element a constant shear (EI/L_u) q̂ × (w_{e+1} − w_e) (eqs. 3.15–3.18), +shear on its
+first node and −shear on its second. ``tether.bending_damping`` adds −(C_b/L_u)(ṙ''_{e+1} −
+ṙ''_e) per element (the spline of the node velocities; dissipative); a free end's ``moment``
+is a follower force couple on its element (seed 004 §3.3). See docs/lumped_mass.md,
+"Bending (seed 004 §3.2)".
 """
 
 from __future__ import annotations
@@ -24,17 +33,22 @@ from ..boundary import end_motion_at, eval_motion, fixed_point, free_end_load
 from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
+from ..spline import CLAMPED, FREE, spline_curvatures, spline_factor
 from .base import Formulation, rk4_critical_step
 
 #: strain above which a run is declared blown up (1000 % stretch)
 ABSURD_STRAIN = 10.0
+#: with bending: the spline coupling folded into generalized-alpha's Jacobian band, relative
+#: to the inertia term, that the band choice accepts (LumpedMass.bending_band_nodes)
+BENDING_BAND_TOL = 0.005
 
 # indices into the packed parameter arrays (module constants: frozen into the kernels)
-EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ = range(12)  # scal
-COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1 = range(5)  # flags
+EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ, EI, BEND_DAMP = range(14)  # scal
+COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1, BENDING, CLAMP0, CLAMP1 = range(8)  # flags
 L0, ADDED_N, ADDED_T = range(3)  # elem columns
 MASS, VOLUME = range(2)  # node columns
-PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ = range(6)  # ends columns (row 0 start, row 1 end)
+# ends columns (row 0 start, row 1 end); MX..MZ: a free end's applied moment [N m]
+PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, MX, MY, MZ = range(9)
 
 LumpedMassData = namedtuple(
     "LumpedMassData",
@@ -43,6 +57,10 @@ LumpedMassData = namedtuple(
         "breaks0", "coeffs0", "breaks1", "coeffs1",
         # work arrays (one model per run: never shared between runs)
         "pos", "vel", "force", "tangent", "length", "tension", "motion", "tmp",
+        # bending (model.bending: true; 1-row placeholders otherwise): unstretched lengths
+        # (N,), the factored spline, clamp unit tangents (3, 3: start, end, zero rate); work:
+        # r'' and its rate, w = t x r'' (n, 3), element shear magnitude (N,)
+        "lu", "bfac", "clamp", "r2", "r2dot", "wb", "shear",
     ],
 )
 # Kernels pass individual arrays to their helpers, never the whole tuple: handing a tuple
@@ -111,6 +129,123 @@ def _payload_load(t, ends, w, scal, vx, vy, vz, out):
     free_end_load(t, ends[w, RAMP], ends[w, FX], ends[w, FY], ends[w, FZ], ends[w, PAYLOAD],
                   ends[w, DRAG_AREA], scal[RHO], scal[GX], scal[GY], scal[GZ], scal[UX],
                   scal[UY], scal[UZ], vx, vy, vz, out)
+
+
+@inline_kernel
+def _spline_slope(p, r2, lu, k, N, out):
+    """The spline's tangent r'(s_k) at node k (not normalised) into out[0:3] — seed 004
+    eq. (3.11) differentiated: Δr/L − L(2r''_k + r''_{k+1})/6 from element k, and at the
+    last node Δr/L + L(r''_{N−1} + 2r''_N)/6 from element N−1 (``p``: positions [m])."""
+    if k < N:
+        h = lu[k]
+        for a in range(3):
+            out[a] = (p[k + 1, a] - p[k, a]) / h - h * (2.0 * r2[k, a] + r2[k + 1, a]) / 6.0
+    else:
+        h = lu[N - 1]
+        for a in range(3):
+            out[a] = (p[N, a] - p[N - 1, a]) / h + h * (r2[N - 1, a] + 2.0 * r2[N, a]) / 6.0
+
+
+@kernel
+def _bending_forces(t, n, flags, scal, ends, lu, bfac, clamp, pos, vel, force, tangent, length,
+                    r2, r2dot, wb, shear, tmp):
+    """Bending shear of every element added into force [N] (+ on its first node, − on its
+    second), then the free ends' moment couples — seed 004 eqs. (3.12)–(3.18), §3.3.
+
+    Needs ``tangent``/``length`` of the current elements (from ``_tether_forces``).
+    """
+    N = n - 1
+    c0 = flags[CLAMP0]
+    c1 = flags[CLAMP1]
+    # nodal curvature vectors r'' of the C2 spline — seed 004 eq. (3.12)
+    spline_curvatures(pos, lu, bfac, c0, c1, clamp[0], clamp[1], r2)
+    cb = scal[BEND_DAMP]
+    damped = cb > 0.0
+    if damped:
+        # the curvature rates: the same linear spline applied to the node velocities; a
+        # clamp's direction is constant (fixed or prescribed end), so its slope rate is 0
+        spline_curvatures(vel, lu, bfac, c0, c1, clamp[2], clamp[2], r2dot)
+    for k in range(n):
+        # unit spline tangent at the node and the curvature-binormal w = t x r''
+        # (= kappa b of seed 004 App. A for the spline; 0 where r'' = 0 or r'' || t)
+        _spline_slope(pos, r2, lu, k, N, tmp)
+        tx = tmp[0]
+        ty = tmp[1]
+        tz = tmp[2]
+        s2 = tx * tx + ty * ty + tz * tz
+        inv_s = 1.0 / math.sqrt(s2) if s2 > 0.0 else 0.0  # a vanishing slope: w = 0
+        tx *= inv_s
+        ty *= inv_s
+        tz *= inv_s
+        ax = r2[k, 0]
+        ay = r2[k, 1]
+        az = r2[k, 2]
+        wb[k, 0] = ty * az - tz * ay
+        wb[k, 1] = tz * ax - tx * az
+        wb[k, 2] = tx * ay - ty * ax
+    EIb = scal[EI]
+    for e in range(N):
+        qx = tangent[e, 0]
+        qy = tangent[e, 1]
+        qz = tangent[e, 2]
+        inv_Lu = 1.0 / lu[e]
+        dx = wb[e + 1, 0] - wb[e, 0]
+        dy = wb[e + 1, 1] - wb[e, 1]
+        dz = wb[e + 1, 2] - wb[e, 2]
+        # constant shear over the element, F = (EI / L_u) q x (w_{e+1} − w_e): seed 004
+        # eqs. (3.15)–(3.17) in frame-free form (the element's p1/p2 projections drop out)
+        kb = EIb * inv_Lu
+        fx = kb * (qy * dz - qz * dy)
+        fy = kb * (qz * dx - qx * dz)
+        fz = kb * (qx * dy - qy * dx)
+        if damped:
+            # bending damping: −(C_b / L_u)(r''dot_{e+1} − r''dot_e), the force of the
+            # Rayleigh function ½ C_b ∫|r''dot|² ds over the spline (dissipative for every
+            # state; docs/lumped_mass.md)
+            c = cb * inv_Lu
+            fx -= c * (r2dot[e + 1, 0] - r2dot[e, 0])
+            fy -= c * (r2dot[e + 1, 1] - r2dot[e, 1])
+            fz -= c * (r2dot[e + 1, 2] - r2dot[e, 2])
+        shear[e] = math.sqrt(fx * fx + fy * fy + fz * fz)
+        # Galerkin weights: node e gets +F, node e+1 gets −F — seed 004 eqs. (3.17)–(3.20)
+        force[e, 0] += fx
+        force[e, 1] += fy
+        force[e, 2] += fz
+        force[e + 1, 0] -= fx
+        force[e + 1, 1] -= fy
+        force[e + 1, 2] -= fz
+    for w in range(2):
+        if flags[HELD0 + w]:
+            continue
+        mx = ends[w, MX]
+        my = ends[w, MY]
+        mz = ends[w, MZ]
+        if mx == 0.0 and my == 0.0 and mz == 0.0:
+            continue
+        ramp = 1.0
+        if ends[w, RAMP] > 0.0 and t < ends[w, RAMP]:
+            ramp = t / ends[w, RAMP]
+        # follower couple with moment M on the end element: f = (M x q) / L at the end node,
+        # −f at its neighbour (seed 004 §3.3); at the start the roles swap so that the
+        # couple's moment is again M (perpendicular to q)
+        e = 0 if w == 0 else N - 1
+        qx = tangent[e, 0]
+        qy = tangent[e, 1]
+        qz = tangent[e, 2]
+        s = ramp / length[e]
+        if w == 0:
+            s = -s
+        fx = s * (my * qz - mz * qy)
+        fy = s * (mz * qx - mx * qz)
+        fz = s * (mx * qy - my * qx)
+        i = 0 if w == 0 else N
+        j = 1 if w == 0 else N - 1
+        force[i, 0] += fx
+        force[i, 1] += fy
+        force[i, 2] += fz
+        force[j, 0] -= fx
+        force[j, 1] -= fy
+        force[j, 2] -= fz
 
 
 @inline_kernel
@@ -199,6 +334,9 @@ def rhs(t, y, dydt, d):
     _load_state(t, y, n, flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, motion, pos, vel)
     _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, d.length, d.tension,
                    tmp)
+    if flags[BENDING]:
+        _bending_forces(t, n, flags, scal, ends, d.lu, d.bfac, d.clamp, pos, vel, force,
+                        tangent, d.length, d.r2, d.r2dot, d.wb, d.shear, tmp)
     M = motion[2]
     fluid = scal[RHO] > 0.0
     for i in range(n):
@@ -287,6 +425,9 @@ def force(t, y, F, d):
     _positions_from(y, n, d.pos, vel)
     _tether_forces(n, d.flags, scal, d.elem, d.node, d.pos, vel, force_, d.tangent, d.length,
                    d.tension, tmp)
+    if d.flags[BENDING]:
+        _bending_forces(t, n, d.flags, scal, ends, d.lu, d.bfac, d.clamp, d.pos, vel, force_,
+                        d.tangent, d.length, d.r2, d.r2dot, d.wb, d.shear, tmp)
     for w in range(2):
         if not d.flags[HELD0 + w]:
             i = 0 if w == 0 else n - 1
@@ -343,10 +484,13 @@ def held_acc(t, y, acc, d):
 
 
 @kernel
-def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, potential):
-    """Element tension, end forces and energies at each output instant (results layer).
+def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, potential,
+                curvature, shear):
+    """Element tension, end forces and energies at each output instant (results layer);
+    with bending also the nodal curvature |r''| [1/m] and the element shear magnitude [N].
 
-    dydt (state size) and M (3x3) are work arrays.
+    dydt (state size) and M (3x3) are work arrays; curvature/shear are only written when
+    bending is on.
     """
     n = d.n_nodes
     scal, node, ends, elem = d.scal, d.node, d.ends, d.elem
@@ -378,6 +522,18 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
             strain = d.length[e] / elem[e, L0] - 1.0
             if d.flags[COMPRESSION] or strain > 0.0:
                 pe += 0.5 * scal[EA] * strain * strain * elem[e, L0]
+        if d.flags[BENDING]:
+            r2 = d.r2
+            for i in range(n):
+                curvature[j, i] = math.sqrt(r2[i, 0] ** 2 + r2[i, 1] ** 2 + r2[i, 2] ** 2)
+            for e in range(n - 1):
+                shear[j, e] = d.shear[e]
+                # 0.5 EI ∫|r''|² ds, exact for r'' linear over the element
+                aa = 0.0
+                for a in range(3):
+                    aa += (r2[e, a] * r2[e, a] + r2[e, a] * r2[e + 1, a]
+                           + r2[e + 1, a] * r2[e + 1, a])
+                pe += 0.5 * scal[EI] * d.lu[e] / 3.0 * aa
         kinetic[j] = ke
         potential[j] = pe
 
@@ -422,21 +578,40 @@ class LumpedMass(Formulation):
         # a free end gets placeholder arrays (the kernels never read them)
         m0, m1 = (case.end_motion(w) or fixed_point((0.0, 0.0, 0.0)) for w in ("start", "end"))
         env = case.environment
-        scal = np.zeros(12)
+        bending = bool(case.model.option("bending"))
+        self.bending = bending
+        scal = np.zeros(14)
         scal[[EA, DAMPING, RHO, DIAMETER, CD_N, CD_T]] = (
             t.EA, t.axial_damping, rho, t.diameter, t.cd_normal, t.cd_tangential)
         scal[GX:GZ + 1] = env.gravity
         scal[UX:UZ + 1] = env.current
-        flags = np.zeros(5, dtype=np.int64)
-        flags[[COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1]] = (
+        if bending:
+            scal[[EI, BEND_DAMP]] = (t.EI, t.bending_damping)
+        flags = np.zeros(8, dtype=np.int64)
+        flags[[COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1, BENDING]] = (
             t.compression, bool(case.model.option("slack_damping")),
-            DRAG_LAW_CODES[case.drag_law], case.start.type != "free", case.end.type != "free")
-        end_table = np.zeros((2, 6))
+            DRAG_LAW_CODES[case.drag_law], case.start.type != "free", case.end.type != "free",
+            bending)
+        end_table = np.zeros((2, 9))
+        # clamp unit tangents (rows: start, end) and a zero row (a clamp's slope rate)
+        clamp = np.zeros((3, 3))
         for w, e in enumerate(ends):
             if e.type == "free":
                 end_table[w, [PAYLOAD, RAMP, DRAG_AREA]] = (
                     e.mass, e.force_ramp_time or 0.0, e.drag_area)
                 end_table[w, FX:FZ + 1] = e.force
+                if bending and e.moment is not None:
+                    end_table[w, MX:MZ + 1] = e.moment
+            elif bending and e.clamp is not None:
+                flags[CLAMP0 + w] = 1
+                clamp[w] = np.asarray(e.clamp, dtype=float) / np.linalg.norm(e.clamp)
+        if bending:
+            nb, Nb = n, N
+            bfac = spline_factor(L0, CLAMPED if flags[CLAMP0] else FREE,
+                                 CLAMPED if flags[CLAMP1] else FREE)
+        else:  # 1-row placeholders the kernels never read
+            nb, Nb = 1, 1
+            bfac = np.zeros((1, 3))
         self.data = LumpedMassData(
             n_nodes=n,
             flags=flags,
@@ -449,7 +624,28 @@ class LumpedMass(Formulation):
             pos=np.zeros((n, 3)), vel=np.zeros((n, 3)), force=np.zeros((n, 3)),
             tangent=np.zeros((N, 3)), length=np.zeros(N), tension=np.zeros(N),
             motion=np.zeros((3, 3, 3)), tmp=np.zeros(9),
+            lu=np.ascontiguousarray(L0[:Nb]), bfac=bfac, clamp=clamp, r2=np.zeros((nb, 3)),
+            r2dot=np.zeros((nb, 3)), wb=np.zeros((nb, 3)), shear=np.zeros(Nb),
         )
+        self._bending_mode: tuple[float, int, float] | None = None
+        if bending and case.method == "generalized_alpha":
+            self.band = 3 * self.bending_band_nodes(case.solver.dt) + 2
+
+    def bending_band_nodes(self, h: float) -> int:
+        """Neighbours (nodes, each side) inside generalized-α's Jacobian band at step h [s].
+
+        The spline couples every node to all others, the influence falling by 2 − √3 ≈ 0.27
+        per node, so the coloured finite-difference Jacobian (integrate/implicit.py) folds
+        the couplings beyond the band into the band. Newton converges when the folded part
+        is small next to the inertia term M/h²: with z = (ω_b h)² (ω_b the highest bending
+        frequency, :meth:`bending_mode`) we take the smallest k with z·0.27^k ≤ 0.02, at
+        least 1 and at most all nodes (measured: docs/lumped_mass.md).
+        """
+        z = (self.bending_mode()[2] * h) ** 2
+        k = 1
+        while z * (2.0 - math.sqrt(3.0)) ** k > BENDING_BAND_TOL and k < self.n_nodes - 1:
+            k += 1
+        return k
 
     # -- the formulation surface -------------------------------------------------------
     def initial_state(self) -> np.ndarray:
@@ -469,11 +665,20 @@ class LumpedMass(Formulation):
         f1 = np.empty((k, 3))
         ke = np.empty(k)
         pe = np.empty(k)
+        curv = np.zeros((k, self.n_nodes))
+        shear = np.zeros((k, N))
         diagnostics(times, np.ascontiguousarray(Y), self.data, np.empty(Y.shape[1]),
-                    np.empty((3, 3)), tension, f0, f1, ke, pe)
+                    np.empty((3, 3)), tension, f0, f1, ke, pe, curv, shear)
         pos, vel = self.node_states(Y)
-        return dict(position=pos, velocity=vel, tension=tension, start_force=f0,
-                    end_force=f1, kinetic_energy=ke, potential_energy=pe)
+        out = dict(position=pos, velocity=vel, tension=tension, start_force=f0,
+                   end_force=f1, kinetic_energy=ke, potential_energy=pe)
+        if self.bending:
+            out["curvature"] = (("time", "node"), curv, {
+                "units": "1/m", "long_name": "curvature |r''| of the spline through the nodes"})
+            out["bending_shear"] = (("time", "element"), shear, {
+                "units": "N", "long_name": "magnitude of the element's bending shear force "
+                "(elastic + bending damping)"})
+        return out
 
     def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
         """Forces [N] on the start (out[0]) and end (out[1]) holders; no allocation after
@@ -482,11 +687,12 @@ class LumpedMass(Formulation):
             n, N = self.n_nodes, self.n_elements
             self._probe = (np.zeros(1), np.zeros((1, 6 * n)), np.empty(6 * n),
                            np.empty((3, 3)), np.empty((1, N)), np.empty((1, 3)),
-                           np.empty((1, 3)), np.empty(1), np.empty(1))
-        times, Y, dydt, M, tension, f0, f1, ke, pe = self._probe
+                           np.empty((1, 3)), np.empty(1), np.empty(1), np.empty((1, n)),
+                           np.empty((1, N)))
+        times, Y, dydt, M, tension, f0, f1, ke, pe, curv, shear = self._probe
         times[0] = t
         Y[0] = y
-        diagnostics(times, Y, self.data, dydt, M, tension, f0, f1, ke, pe)
+        diagnostics(times, Y, self.data, dydt, M, tension, f0, f1, ke, pe, curv, shear)
         out[0] = f0[0]
         out[1] = f1[0]
 
@@ -506,8 +712,108 @@ class LumpedMass(Formulation):
 
         Gershgorin bound of the axial stiffness / damping per node: with k_e = EA / L_e and
         c_e = C_ID / L_e, node i's highest mode obeys λ² + (2 Σc / m_i) λ + 2 Σk / m_i = 0,
-        summed over its elements (exact 2·sqrt(k/m) for a uniform interior node).
+        summed over its elements (exact 2·sqrt(k/m) for a uniform interior node). With
+        bending, the highest transverse bending mode of the straight tether (see
+        :meth:`bending_mode`) is checked too, and whichever allows the smaller step is
+        reported (``fastest_mode`` names it).
         """
+        best = self._axial_critical_step()
+        if self.bending:
+            bend = self.bending_mode()
+            if bend[0] < best[0]:
+                self.fastest_mode = "bending (highest transverse mode of the spline)"
+                return bend
+            self.fastest_mode = "axial (stiffest element)"
+        return best
+
+    def bending_stiffness(self) -> np.ndarray:
+        """Linearised transverse bending stiffness K [N/m] (n × n, per axis) of the straight
+        tether: the bending force is −K r_⊥. On a straight tether the shear of seed 004
+        eqs. (3.15)–(3.18) is −(EI/L_u)(r''_{e+1} − r''_e)⊥ with A r'' = B r (eq. 3.12), so
+        K = EI Bᵀ A⁻¹ B: symmetric, positive semi-definite (A is)."""
+        A, B = self._spline_matrices()
+        return self.data.scal[EI] * (B.T @ np.linalg.solve(A.toarray(), B.toarray()))
+
+    def _spline_matrices(self):
+        """The eq.-(3.12) matrices A (left) and B (r -> right-hand side) as sparse CSC."""
+        import scipy.sparse as sp
+
+        d = self.data
+        L = d.lu
+        n = self.n_nodes
+        N = n - 1
+        a_sub = np.zeros(n - 1)
+        a_diag = np.ones(n)
+        a_sup = np.zeros(n - 1)
+        b_sub = np.zeros(n - 1)
+        b_diag = np.zeros(n)
+        b_sup = np.zeros(n - 1)
+        i = np.arange(1, N)
+        a_sub[i - 1], a_diag[i], a_sup[i] = L[i - 1] / 6, (L[i - 1] + L[i]) / 3, L[i] / 6
+        b_sub[i - 1], b_diag[i], b_sup[i] = 1 / L[i - 1], -1 / L[i - 1] - 1 / L[i], 1 / L[i]
+        if d.flags[CLAMP0]:
+            a_diag[0], a_sup[0] = L[0] / 3, L[0] / 6
+            b_diag[0], b_sup[0] = -1 / L[0], 1 / L[0]
+        if d.flags[CLAMP1]:
+            a_sub[N - 1], a_diag[N] = L[N - 1] / 6, L[N - 1] / 3
+            b_sub[N - 1], b_diag[N] = 1 / L[N - 1], -1 / L[N - 1]
+        A = sp.diags([a_sub, a_diag, a_sup], [-1, 0, 1], format="csc")
+        B = sp.diags([b_sub, b_diag, b_sup], [-1, 0, 1], format="csc")
+        return A, B
+
+    def bending_mode(self) -> tuple[float, int, float]:
+        """RK4 step limit [s] of the highest bending mode, the element nearest its largest
+        amplitude, and its frequency ω [rad/s] (computed once, then cached).
+
+        Generalised eigenproblem K x = ω² M x on the free nodes, with K from
+        :meth:`bending_stiffness` and M the node masses plus the normal added mass; bending
+        damping C_b gives the mode the damping ratio ζ = C_b ω / (2 EI).
+        """
+        if self._bending_mode is not None:
+            return self._bending_mode
+        d = self.data
+        n = self.n_nodes
+        m = self.element_properties()["node_mass"].copy()
+        added = d.elem[:, ADDED_N]
+        m[:-1] += 0.5 * added
+        m[1:] += 0.5 * added
+        free = np.ones(n, dtype=bool)
+        free[0] = not d.flags[HELD0]
+        free[-1] = not d.flags[HELD1]
+        s = 1.0 / np.sqrt(m[free])
+        if s.size == 0:
+            self._bending_mode = (math.inf, 0, 0.0)
+            return self._bending_mode
+        if n <= 400:
+            K = self.bending_stiffness()
+            Kf = s[:, None] * K[np.ix_(free, free)] * s[None, :]
+            lam, vec = np.linalg.eigh(0.5 * (Kf + Kf.T))
+            top, mode = lam[-1], vec[:, -1]
+        else:  # long tethers: Lanczos on the operator, one sparse LU of A
+            from scipy.sparse.linalg import LinearOperator, eigsh, splu
+
+            A, B = self._spline_matrices()
+            lu = splu(A)
+            idx = np.flatnonzero(free)
+            EIb = d.scal[EI]
+
+            def apply(x: np.ndarray) -> np.ndarray:
+                full = np.zeros(n)
+                full[idx] = s * np.ravel(x)
+                return s * (EIb * (B.T @ lu.solve(B @ full)))[idx]
+
+            op = LinearOperator((idx.size, idx.size), matvec=apply, dtype=float)
+            lam, vec = eigsh(op, k=1, which="LA", tol=1e-6)
+            top, mode = lam[0], vec[:, 0]
+        omega = math.sqrt(max(top, 0.0))
+        node = int(np.flatnonzero(free)[np.argmax(np.abs(mode))])
+        zeta = d.scal[BEND_DAMP] * omega / (2.0 * d.scal[EI])
+        dt = rk4_critical_step(omega, zeta)
+        self._bending_mode = (dt, min(node, self.n_elements - 1), omega)
+        return self._bending_mode
+
+    def _axial_critical_step(self) -> tuple[float, int, float]:
+        """The axial bound of :meth:`critical_time_step`."""
         p = self.element_properties()
         k, c, m = p["stiffness"], p["damping"], p["node_mass"]
         n = self.n_nodes
