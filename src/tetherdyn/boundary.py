@@ -224,8 +224,11 @@ def load_trajectory(
 def free_end_load(t, ramp_time, fx, fy, fz, mass, drag_area, rho, gx, gy, gz, ux, uy, uz,
                   vx, vy, vz, out):
     """Load [N] on a free end, into out[0:3]: the applied force (fx, fy, fz), ramped from 0
-    over ``ramp_time`` [s] when > 0 (seed 000 §5.3), the payload's weight ``mass · g`` and
-    its quadratic drag on ``drag_area`` [m²] from its velocity v relative to the current u.
+    over ``ramp_time`` [s] when > 0 (seed 000 §5.3), the payload's net weight ``mass · g``
+    and its quadratic drag on ``drag_area`` [m²] from its velocity v relative to the current
+    u. ``mass`` [kg] is the weight mass: a towed body's mass less its displaced mass ρV
+    (buoyancy −ρVg, seed 004 §2.3.2), so it may be negative; its inertia (with added mass)
+    is the model's business.
     """
     ramp = 1.0
     if ramp_time > 0.0 and t < ramp_time:

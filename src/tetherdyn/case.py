@@ -303,6 +303,19 @@ class End(_Section):
     # roll_deg column)
     torque: Finite | None = None
     roll_deg: Finite | None = None
+    # a towed body at a free end (seed 004 §2.3.2 depressor): displaced volume [m^3]
+    # (buoyancy -rho V g) and added-mass coefficient (added mass ca rho V, isotropic: 0.5
+    # for a sphere); with `mass` and `drag_area` (Cd x frontal area)
+    volume: Finite = Field(default=0.0, ge=0)
+    ca: Finite = Field(default=0.5, ge=0)
+
+    def body_masses(self, fluid_density: float) -> tuple[float, float]:
+        """(inertial mass [kg], weight mass [kg]) of a free end's point body: mass plus the
+        added mass ca rho V, and mass minus the displaced rho V (net weight / g)."""
+        if self.type != "free":
+            return 0.0, 0.0
+        rv = fluid_density * self.volume
+        return self.mass + self.ca * rv, self.mass - rv
 
     @model_validator(mode="after")
     def _by_type(self) -> End:
@@ -311,14 +324,18 @@ class End(_Section):
         if self.type != "prescribed" and self.trajectory is not None:
             raise ValueError("trajectory: only a prescribed end takes a trajectory")
         if self.type != "free":
-            for key in ("mass", "drag_area", "force_ramp_time"):
+            for key in ("mass", "volume", "drag_area", "force_ramp_time"):
                 val = getattr(self, key)
                 if val not in (None, 0.0):
                     raise ValueError(f"{key}: only a free end carries a payload or load")
+            if "ca" in self.model_fields_set:
+                raise ValueError("ca: only a free end carries a body (and its added mass)")
             if any(self.force):
                 raise ValueError("force: only a free end takes an applied force")
             if self.moment is not None:
                 raise ValueError("moment: only a free end takes an applied moment")
+        elif "ca" in self.model_fields_set and self.volume == 0.0:
+            raise ValueError("ca: the added mass is ca rho volume: give volume > 0 too")
         if self.roll_deg is not None and self.type != "fixed":
             raise ValueError("roll_deg: only a fixed end holds a roll angle (a prescribed end "
                              "takes a roll_deg column in its trajectory)")

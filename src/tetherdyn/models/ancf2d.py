@@ -51,7 +51,9 @@ DRAG_CODES = {"projected_area": PROJECTED_AREA, "cross_flow": CROSS_FLOW}
 # packed parameter indices (module constants, frozen into the kernels)
 EA, CA, EI, CB, RHO, WIDTH, CD_N, CD_T, GX, GZ, UX, UZ, LE = range(13)  # scal
 DRAG_LAW, HELD0, HELD1, CLAMP0, CLAMP1 = range(5)  # flags
-PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ = range(6)  # ends columns (row 0 start, row 1 end)
+# ends columns (row 0 start, row 1 end); PAYLOAD: a free end body's inertial mass (mass +
+# added mass), WEIGHT: its weight mass (mass - rho V: the net weight over g)
+PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, WEIGHT = range(7)
 # gauss table columns: S_0..S_3, dS/ds, d2S/ds2, weight·le
 S0, D0, DD0, WGT = 0, 4, 8, 12
 E_AXIAL, E_BENDING = 0, 1  # energy cells
@@ -338,7 +340,7 @@ def _tether_force(n, flags, scal, gauss, grav, q, qd, F, tmp, energy):
 def _payload_load(t, ends, w, scal, vx, vz, out):
     """Applied force (ramped), payload weight and payload drag at free end w [N]; the
     x–z plane: out[0] = x, out[1] = y (zero), out[2] = z."""
-    free_end_load(t, ends[w, RAMP], ends[w, FX], 0.0, ends[w, FZ], ends[w, PAYLOAD],
+    free_end_load(t, ends[w, RAMP], ends[w, FX], 0.0, ends[w, FZ], ends[w, WEIGHT],
                   ends[w, DRAG_AREA], scal[RHO], scal[GX], 0.0, scal[GZ], scal[UX], 0.0,
                   scal[UZ], vx, 0.0, vz, out)
 
@@ -499,7 +501,7 @@ def diagnostics(times, Y, d, dydt, tension, start_force, end_force, kinetic, pot
             pe -= d.grav[i] * q[i]
         for w in range(2):
             base = 0 if w == 0 else nq - 4
-            m = d.ends[w, PAYLOAD]
+            m = d.ends[w, WEIGHT]
             pe -= m * (scal[GX] * q[base] + scal[GZ] * q[base + 1])
         kinetic[j] = ke
         potential[j] = pe
@@ -579,7 +581,7 @@ class Ancf2d(Formulation):
                          dtype=np.int64)
         clamp = np.zeros((2, 2))
         held = np.zeros(nq, dtype=np.int64)
-        end_table = np.zeros((2, 6))
+        end_table = np.zeros((2, 7))
         for w, e in enumerate(ends):
             base = 0 if w == 0 else nq - 4
             if held_flags[w]:
@@ -589,8 +591,9 @@ class Ancf2d(Formulation):
                 clamp[w] = c / np.linalg.norm(c)  # unit slope: no strain at the clamp
                 held[base + 2:base + 4] = 1
             if e.type == "free":
-                end_table[w, [PAYLOAD, RAMP, DRAG_AREA]] = (
-                    e.mass, e.force_ramp_time or 0.0, e.drag_area)
+                end_table[w, [PAYLOAD, RAMP, DRAG_AREA, WEIGHT]] = (
+                    e.body_masses(rho)[0], e.force_ramp_time or 0.0, e.drag_area,
+                    e.body_masses(rho)[1])
                 end_table[w, FX:FZ + 1] = e.force
         rho_a = t.linear_mass
         # consistent mass, seed 003 eq. (5); payloads on their end's position coordinates

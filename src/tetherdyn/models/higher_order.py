@@ -61,9 +61,10 @@ VERTICAL = 1e-9
  ROLL0, ROLL1) = range(10)  # flags
 L0, ADDED_N, ADDED_T = range(3)  # elem columns (added mass per unit length [kg/m])
 MASS, VOLUME = range(2)  # node columns
-# ends columns (row 0 start, row 1 end)
+# ends columns (row 0 start, row 1 end); PAYLOAD: a free end body's inertial mass (mass +
+# added mass), WEIGHT: its weight mass (mass - rho V: the net weight over g)
 (PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, MX, MY, MZ, HAS_MOMENT, ROLL, CX, CY, CZ,
- DX, DY, DZ) = range(17)
+ DX, DY, DZ, WEIGHT) = range(18)
 #: twist modes: no torque anywhere (τ ≡ 0), a given end torque, both ends hold their roll
 TWIST_NONE, TWIST_TORQUE, TWIST_BOTH = range(3)
 #: roll sources of an end: none, a constant (fixed end's roll_deg), a trajectory column
@@ -419,7 +420,7 @@ def _tether_forces(t, n, flags, scal, elem, node, ends, fac, rollt0, rollv0, rol
 @inline_kernel
 def _payload_load(t, ends, w, scal, vx, vy, vz, out):
     """Applied force (ramped), payload weight and payload drag at free end w [N]."""
-    free_end_load(t, ends[w, RAMP], ends[w, FX], ends[w, FY], ends[w, FZ], ends[w, PAYLOAD],
+    free_end_load(t, ends[w, RAMP], ends[w, FX], ends[w, FY], ends[w, FZ], ends[w, WEIGHT],
                   ends[w, DRAG_AREA], scal[RHO], scal[GX], scal[GY], scal[GZ], scal[UX],
                   scal[UY], scal[UZ], vx, vy, vz, out)
 
@@ -665,10 +666,15 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
         for i in range(n):
             m = _node_mass(i, n, node, ends)
             _mass_matrix(i, n, m, elem, d.ntan, M)
+            w_i = node[i, MASS] - scal[RHO] * node[i, VOLUME]  # net weight / g
+            if i == 0:
+                w_i += ends[0, WEIGHT]
+            if i == n - 1:
+                w_i += ends[1, WEIGHT]
             for a in range(3):
                 for b in range(3):
                     ke += 0.5 * d.vel[i, a] * M[a, b] * d.vel[i, b]
-                pe -= (m - scal[RHO] * node[i, VOLUME]) * scal[GX + a] * d.pos[i, a]
+                pe -= w_i * scal[GX + a] * d.pos[i, a]
         for e in range(n - 1):
             h = elem[e, L0]
             strain = d.length[e] / h - 1.0
@@ -741,13 +747,14 @@ class HigherOrder(Formulation):
         scal[GX:GZ + 1] = env.gravity
         scal[UX:UZ + 1] = env.current
         clamps = [e.clamp is not None for e in ends]
-        end_table = np.zeros((2, 17))
+        end_table = np.zeros((2, 18))
         roll_mode = [ROLL_NONE, ROLL_NONE]
         rolls = []
         for w, (which, e) in enumerate(zip(("start", "end"), ends, strict=True)):
             if e.type == "free":
                 end_table[w, [PAYLOAD, RAMP, DRAG_AREA]] = (
-                    e.mass, e.force_ramp_time or 0.0, e.drag_area)
+                    e.body_masses(rho)[0], e.force_ramp_time or 0.0, e.drag_area)
+                end_table[w, WEIGHT] = e.body_masses(rho)[1]
                 end_table[w, FX:FZ + 1] = e.force
                 if e.moment is not None:
                     end_table[w, MX:MZ + 1] = e.moment

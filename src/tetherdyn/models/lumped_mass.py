@@ -47,8 +47,10 @@ EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ, EI, BEND_DAMP = 
 COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1, BENDING, CLAMP0, CLAMP1 = range(8)  # flags
 L0, ADDED_N, ADDED_T = range(3)  # elem columns
 MASS, VOLUME = range(2)  # node columns
-# ends columns (row 0 start, row 1 end); MX..MZ: a free end's applied moment [N m]
-PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, MX, MY, MZ = range(9)
+# ends columns (row 0 start, row 1 end); MX..MZ: a free end's applied moment [N m];
+# PAYLOAD: a free end body's inertial mass (mass + added mass), WEIGHT: its weight mass
+# (mass - rho V: the net weight over g)
+PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, MX, MY, MZ, WEIGHT = range(10)
 
 LumpedMassData = namedtuple(
     "LumpedMassData",
@@ -126,7 +128,7 @@ def _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, length,
 @inline_kernel
 def _payload_load(t, ends, w, scal, vx, vy, vz, out):
     """Applied force (ramped), payload weight and payload drag at free end w [N]."""
-    free_end_load(t, ends[w, RAMP], ends[w, FX], ends[w, FY], ends[w, FZ], ends[w, PAYLOAD],
+    free_end_load(t, ends[w, RAMP], ends[w, FX], ends[w, FY], ends[w, FZ], ends[w, WEIGHT],
                   ends[w, DRAG_AREA], scal[RHO], scal[GX], scal[GY], scal[GZ], scal[UX],
                   scal[UY], scal[UZ], vx, vy, vz, out)
 
@@ -514,10 +516,15 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
         for i in range(n):
             m = _node_mass(i, n, node, ends)
             _mass_matrix(i, n, m, elem, d.tangent, M)
+            w_i = node[i, MASS] - scal[RHO] * node[i, VOLUME]  # net weight / g
+            if i == 0:
+                w_i += ends[0, WEIGHT]
+            if i == n - 1:
+                w_i += ends[1, WEIGHT]
             for a in range(3):
                 for b in range(3):
                     ke += 0.5 * d.vel[i, a] * M[a, b] * d.vel[i, b]
-                pe -= (m - scal[RHO] * node[i, VOLUME]) * scal[GX + a] * d.pos[i, a]
+                pe -= w_i * scal[GX + a] * d.pos[i, a]
         for e in range(n - 1):
             strain = d.length[e] / elem[e, L0] - 1.0
             if d.flags[COMPRESSION] or strain > 0.0:
@@ -592,13 +599,14 @@ class LumpedMass(Formulation):
             t.compression, bool(case.model.option("slack_damping")),
             DRAG_LAW_CODES[case.drag_law], case.start.type != "free", case.end.type != "free",
             bending)
-        end_table = np.zeros((2, 9))
+        end_table = np.zeros((2, 10))
         # clamp unit tangents (rows: start, end) and a zero row (a clamp's slope rate)
         clamp = np.zeros((3, 3))
         for w, e in enumerate(ends):
             if e.type == "free":
                 end_table[w, [PAYLOAD, RAMP, DRAG_AREA]] = (
-                    e.mass, e.force_ramp_time or 0.0, e.drag_area)
+                    e.body_masses(rho)[0], e.force_ramp_time or 0.0, e.drag_area)
+                end_table[w, WEIGHT] = e.body_masses(rho)[1]
                 end_table[w, FX:FZ + 1] = e.force
                 if bending and e.moment is not None:
                     end_table[w, MX:MZ + 1] = e.moment

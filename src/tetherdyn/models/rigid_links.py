@@ -39,7 +39,9 @@ QUATERNION_TOLERANCE = 0.5
 
 RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ = range(10)  # scal
 LENGTH, MASS, INERTIA, WET_MASS, JOINT_DAMPING = range(5)  # link columns
-PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ = range(6)  # tip entries (free end)
+# tip entries (free end); PAYLOAD: the body's inertial mass (mass + added mass), WEIGHT: its
+# weight mass (mass - rho V: the net weight over g)
+PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, WEIGHT = range(7)
 # articulated quantities per link (backward pass -> forward pass)
 Y00, Y10, Y20, Y01, Y11, Y21, AI00, AI01, AI11, G0, G1 = range(11)
 
@@ -57,7 +59,7 @@ RigidLinksData = namedtuple(
 @inline_kernel
 def _tip_load(t, tip, scal, vx, vy, vz, out):
     """Applied force (ramped, seed 000 §5.3), payload weight and drag at the free end [N]."""
-    free_end_load(t, tip[RAMP], tip[FX], tip[FY], tip[FZ], tip[PAYLOAD], tip[DRAG_AREA],
+    free_end_load(t, tip[RAMP], tip[FX], tip[FY], tip[FZ], tip[WEIGHT], tip[DRAG_AREA],
                   scal[RHO], scal[GX], scal[GY], scal[GZ], scal[UX], scal[UY], scal[UZ],
                   vx, vy, vz, out)
 
@@ -312,8 +314,8 @@ def diagnostics(times, Y, d, dydt, pos, vel, tension, start_force, end_force, ki
         end_force[k, 0], end_force[k, 1], end_force[k, 2] = R0, R1, R2
         ke = 0.5 * tip[PAYLOAD] * (d.joint_vel[N, 0] ** 2 + d.joint_vel[N, 1] ** 2
                                    + d.joint_vel[N, 2] ** 2)
-        pe = -tip[PAYLOAD] * (scal[GX] * pos[k, N, 0] + scal[GY] * pos[k, N, 1]
-                              + scal[GZ] * pos[k, N, 2])
+        pe = -tip[WEIGHT] * (scal[GX] * pos[k, N, 0] + scal[GY] * pos[k, N, 1]
+                             + scal[GZ] * pos[k, N, 2])
         for j in range(N - 1, -1, -1):
             m = link[j, MASS]
             vc2 = 0.0
@@ -384,8 +386,10 @@ class RigidLinks(Formulation):
         scal[GX:GZ + 1] = env.gravity
         scal[UX:UZ + 1] = env.current
         end = case.end
-        tip = np.zeros(6)
-        tip[[PAYLOAD, RAMP, DRAG_AREA]] = end.mass, end.force_ramp_time or 0.0, end.drag_area
+        tip = np.zeros(7)
+        tip[[PAYLOAD, RAMP, DRAG_AREA, WEIGHT]] = (end.body_masses(rho)[0],
+                                                   end.force_ramp_time or 0.0, end.drag_area,
+                                                   end.body_masses(rho)[1])
         tip[FX:FZ + 1] = end.force
         root = case.end_motion("start")
         self.data = RigidLinksData(

@@ -38,8 +38,10 @@ from .base import Formulation, rk4_critical_step
 ABSURD_STRAIN = 10.0
 
 # indices into the packed parameter arrays (module constants: frozen into the kernels)
+# PAYLOAD: a free end body's inertial mass (mass + added mass), WEIGHT: its weight mass
+# (mass - rho V: the net weight over g)
 (EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ,
- PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ) = range(18)  # scal
+ PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, WEIGHT) = range(19)  # scal
 COMPRESSION, DRAG_LAW, MOVING = range(3)  # flags
 L0, INV_L0, MASS, WET, INV_A, B_NEXT, B_PREV = range(7)  # rod columns
 
@@ -145,7 +147,7 @@ def _rod_loads(t, y, n, flags, scal, rod, motion, force, star, length, tension, 
         vz += wz
     # the free end O_n: applied force (ramped), payload weight and drag, and the payload's
     # inertial load -m_p a_0 in the frame of a moving start
-    free_end_load(t, scal[RAMP], scal[FX], scal[FY], scal[FZ], scal[PAYLOAD],
+    free_end_load(t, scal[RAMP], scal[FX], scal[FY], scal[FZ], scal[WEIGHT],
                   scal[DRAG_AREA], rho, gx, gy, gz, scal[UX], scal[UY], scal[UZ], vx, vy, vz,
                   tip)
     mp = scal[PAYLOAD]
@@ -310,7 +312,7 @@ def diagnostics(times, Y, d, dydt, pos, vel, tension, start_force, end_force, ki
         for a in range(3):
             vt = vel[j, n, a]
             ke += 0.5 * mp * vt * vt
-            pe -= mp * scal[GX + a] * pos[j, n, a]
+            pe -= scal[WEIGHT] * scal[GX + a] * pos[j, n, a]
         kinetic[j] = ke
         potential[j] = pe
 
@@ -337,19 +339,20 @@ class RodChain(Formulation):
         mass = t.linear_mass * lu
         wet = mass - rho * t.displaced * lu  # weight with buoyancy [kg]
         end = case.end
-        a, b = cholesky_factors(mass, end.mass)  # constant: once per model
+        payload, payload_weight = end.body_masses(rho)
+        a, b = cholesky_factors(mass, payload)  # constant: once per model
         b_next = np.zeros(n)
         b_next[:-1] = b
         b_prev = np.zeros(n)
         b_prev[1:] = b
         rod = np.column_stack([lu, 1.0 / lu, mass, wet, 1.0 / a, b_next, b_prev])
-        scal = np.zeros(18)
+        scal = np.zeros(19)
         scal[[EA, DAMPING, RHO, DIAMETER, CD_N, CD_T]] = (
             t.EA, t.axial_damping, rho, t.diameter, t.cd_normal, t.cd_tangential)
         scal[GX:GZ + 1] = env.gravity
         scal[UX:UZ + 1] = env.current
-        scal[[PAYLOAD, RAMP, DRAG_AREA]] = (end.mass, end.force_ramp_time or 0.0,
-                                            end.drag_area)
+        scal[[PAYLOAD, RAMP, DRAG_AREA, WEIGHT]] = (payload, end.force_ramp_time or 0.0,
+                                                    end.drag_area, payload_weight)
         scal[FX:FZ + 1] = end.force
         flags = np.zeros(3, dtype=np.int64)
         flags[[COMPRESSION, DRAG_LAW, MOVING]] = (
