@@ -161,6 +161,28 @@ def integrate(model: Formulation, method: str, dt: float, duration: float,
     if bad >= 0:
         raise SimulationError(f"the initial state is not finite or absurd in element {bad}")
     bar = _progress(times[-1], progress)
+    reached = [0.0]  # the last output instant integrated to
+    try:
+        return _integrate(model, method, dt, times, y, Y, rtol, atol, max_steps, rho_inf,
+                          alpha, adaptive, bar, reached)
+    except ZeroDivisionError:
+        # a compiled kernel divided by zero: a degenerate (blown-up) state between checks
+        if bar is not None:
+            bar.close()
+        dt_hint = model.critical_time_step()[0]
+        raise SimulationError(
+            f"simulation blew up after t = {reached[0]:.6g} s (a division by zero in the model: "
+            f"degenerate geometry); the explicit stability limit of this model is about "
+            f"{dt_hint:.3g} s: try solver.dt <= {0.5 * dt_hint:.3g} s (see `tetherdyn check`)"
+        ) from None
+
+
+def _integrate(model, method, dt, times, y, Y, rtol, atol, max_steps, rho_inf, alpha,
+               adaptive, bar, reached) -> IntegrationResult:
+    """The time loops of :func:`integrate` (its body, split off for the error handling)."""
+    n_out = times.size
+    ny = y.size
+    output_interval = times[1] - times[0] if n_out > 1 else dt
     stats: dict = {}
     wall = 0.0
     done = 1
@@ -179,6 +201,7 @@ def integrate(model: Formulation, method: str, dt: float, duration: float,
             el = time.perf_counter() - t0
             wall += el
             done += got
+            reached[0] = float(times[done - 1])
             if bar is not None:
                 bar.update(got * output_interval)
             if info[0] != 0:
@@ -202,6 +225,7 @@ def integrate(model: Formulation, method: str, dt: float, duration: float,
             el = time.perf_counter() - t0
             wall += el
             done += got
+            reached[0] = float(times[done - 1])
             if bar is not None:
                 bar.update(got * output_interval)
             if state[0] != 0:
@@ -226,6 +250,7 @@ def integrate(model: Formulation, method: str, dt: float, duration: float,
             el = time.perf_counter() - t0
             wall += el
             done += got
+            reached[0] = float(times[done - 1])
             if bar is not None:
                 bar.update(got * output_interval)
             if ws.state[0] != 0:

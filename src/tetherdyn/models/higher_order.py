@@ -191,6 +191,8 @@ def _transport(u, a, b):
     """Parallel-transport u (⊥ a) from unit tangent a to unit tangent b: the smallest
     rotation taking a to b, u ← u − (u·b)/(1 + a·b) (a + b)."""
     c = 1.0 + a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    if c < 1e-12:  # a tangent reversed within a substep: only in a blown-up state
+        c = 1e-12
     f = (u[0] * b[0] + u[1] * b[1] + u[2] * b[2]) / c
     for k in range(3):
         u[k] -= f * (a[k] + b[k])
