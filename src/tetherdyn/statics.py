@@ -1,14 +1,32 @@
-"""Static estimates from a case alone (no simulation): the tension at the upper held end."""
+"""Statics: estimates from a case alone, and the static equilibrium of any formulation.
+
+* :func:`static_top_tension` — the tension at the upper held end from the case alone
+  (catenary or weight; no model).
+* :func:`equilibrium` — the static equilibrium ``F(q) = 0`` of any formulation that offers
+  the second-order surface of models/base.py (``n_q``, ``held``, ``force``, ``enforce``):
+  Newton's method on the free coordinates with a central-difference Jacobian of the
+  model's own force kernel (full steps first, a damped Newton where they fail), and load
+  continuation on the applied end loads (force, moment, torque), which are scaled from 0
+  to their full values over ``load_steps`` increments (halved where Newton fails).
+  Velocities are zero; held coordinates take their values at time ``t`` from the case.
+  docs/seed004_bending.md describes the choices and what they were measured against.
+
+Convergence is judged by the force residual ``max |F_free|`` [N] at the full load, never by
+an iteration count or a solver's exit flag (seed 004 digest §5.1.6: a general root finder
+that stalls near its initial guess gives spuriously good answers).
+"""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .case import Case
 
-__all__ = ["static_top_tension"]
+__all__ = ["static_top_tension", "equilibrium", "Equilibrium", "free_force",
+           "force_jacobian"]
 
 
 def static_top_tension(case: Case) -> tuple[float, str]:
@@ -33,6 +51,339 @@ def static_top_tension(case: Case) -> tuple[float, str]:
         return max(sol.tension_A, sol.tension_B), "elastic catenary between the two held ends"
     free = "end" if a is not None else "start"
     end = getattr(case, free)
-    load = w * t.length + end.mass * g + np.asarray(end.force, dtype=float)
+    weight_mass = end.body_masses(env.fluid_density)[1]  # a towed body's net weight / g
+    load = w * t.length + weight_mass * g + np.asarray(end.force, dtype=float)
     loads = " and the payload/force at the free end" if end.mass or any(end.force) else ""
     return float(np.linalg.norm(load)), f"weight in the fluid of the tether{loads}"
+
+
+# -- general static equilibrium -----------------------------------------------------------
+
+#: relative finite-difference step of the Jacobian (central differences: truncation
+#: O(h²), rounding O(eps/h); 1e-6 of the coordinate scale balances the two)
+FD_REL = 1e-6
+#: above this many free coordinates "auto" uses the banded Jacobian (2·(2·band + 1) force
+#: evaluations instead of 2·n_free)
+DENSE_LIMIT = 1500
+
+
+@dataclass
+class Equilibrium:
+    """A static equilibrium found by :func:`equilibrium`.
+
+    ``y``: the state ``[q, 0]`` (held coordinates from the case at ``t``); ``positions``:
+    node positions (n_nodes, 3) [m] from the model's outputs; ``residual``: max |F| [N] over
+    the free coordinates at the full load; ``converged``: ``residual <= tol``;
+    ``iterations``: Newton iterations over all load steps; ``load_steps``: increments taken
+    (more than asked where steps were halved); ``history``: (load factor, q) after every
+    accepted increment.
+    """
+
+    model: object
+    y: np.ndarray
+    positions: np.ndarray
+    residual: float
+    tol: float
+    converged: bool
+    iterations: int
+    load_steps: int
+    t: float
+    history: list = field(default_factory=list, repr=False)
+
+    @property
+    def q(self) -> np.ndarray:
+        """The generalized coordinates (n_q)."""
+        return self.y[: self.model.n_q]
+
+
+def free_force(model, y: np.ndarray, t: float, free: np.ndarray,
+               work: np.ndarray | None = None) -> np.ndarray:
+    """The generalized force F [N] (model.force) on the free coordinates at state y."""
+    F = np.empty(model.n_q) if work is None else work
+    model.force(t, y, F, model.data)
+    return F[free].copy()
+
+
+def force_jacobian(model, y: np.ndarray, t: float, free: np.ndarray, *, scale: float = 1.0,
+                   banded: bool = False) -> np.ndarray:
+    """∂F_free/∂q_free [N/m] by central differences of the model's force kernel.
+
+    Step ``FD_REL × (|q_j| + scale)`` per coordinate (``scale``: a length of the problem,
+    e.g. the element length [m]). Dense: two force evaluations per free coordinate.
+    ``banded``: columns ``j ≡ c (mod 2·band + 1)`` are perturbed together (entries with
+    |i − j| > model.band are taken as zero), for long tethers; exact only where the
+    model's force is truly banded in q.
+    """
+    nq = model.n_q
+    nf = free.size
+    J = np.zeros((nf, nf))
+    Fp = np.empty(nq)
+    Fm = np.empty(nq)
+    yp = np.array(y, dtype=float)
+    if not banded:
+        for k, j in enumerate(free):
+            h = FD_REL * (abs(y[j]) + scale)
+            yp[j] = y[j] + h
+            model.force(t, yp, Fp, model.data)
+            yp[j] = y[j] - h
+            model.force(t, yp, Fm, model.data)
+            yp[j] = y[j]
+            J[:, k] = (Fp[free] - Fm[free]) / (2.0 * h)
+        return J
+    band = int(model.band)
+    ncol = 2 * band + 1
+    where = np.full(nq, -1)
+    where[free] = np.arange(nf)
+    for c in range(ncol):
+        cols = free[np.arange(nf) % ncol == c]
+        if cols.size == 0:
+            continue
+        h = FD_REL * (np.abs(y[cols]) + scale)
+        yp[cols] = y[cols] + h
+        model.force(t, yp, Fp, model.data)
+        yp[cols] = y[cols] - h
+        model.force(t, yp, Fm, model.data)
+        yp[cols] = y[cols]
+        for j, hj in zip(cols, h, strict=True):
+            rows = np.arange(max(0, j - band), min(nq, j + band + 1))
+            rows = rows[where[rows] >= 0]
+            J[where[rows], where[j]] = (Fp[rows] - Fm[rows]) / (2.0 * hj)
+    return J
+
+
+#: end keys scaled by the load continuation (free ends only carry them)
+_LOAD_KEYS = ("force", "moment", "torque")
+
+
+def _scaled_case(case: Case, lam: float) -> Case:
+    """The case with its free ends' applied force, moment and torque times ``lam``, and no
+    force ramp (the loads act in full at any time)."""
+    raw = case.to_dict()
+    for which in ("start", "end"):
+        end = raw.get(which)
+        if not isinstance(end, dict):
+            continue
+        for key in _LOAD_KEYS:
+            v = end.get(key)
+            if v is None:
+                continue
+            end[key] = [lam * float(c) for c in v] if isinstance(v, list | tuple) else lam * v
+        end.pop("force_ramp_time", None)
+    from .case import load_case
+    return load_case(raw, base_dir=case.base_dir)
+
+
+def _has_loads(case: Case) -> bool:
+    for which in ("start", "end"):
+        end = getattr(case, which)
+        if any(end.force) or (end.moment is not None and any(end.moment)) or end.torque:
+            return True
+    return False
+
+
+def _factor(K: np.ndarray):
+    """LU factors of the stiffness K; where K is singular (slack elements, a mechanism), of
+    K + μI with μ = 1e-3 max |K_ii|: the step then follows the force along the null space
+    (a gradient step the line search shortens). None if nothing works."""
+    import warnings
+
+    from scipy.linalg import LinAlgWarning, lu_factor
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LinAlgWarning)
+        lu = lu_factor(K, check_finite=False)
+        d = np.abs(np.diag(lu[0]))
+        if np.all(np.isfinite(lu[0])) and d.min() > 1e-13 * max(d.max(), 1e-300):
+            return lu
+        mu = 1e-3 * float(np.max(np.abs(np.diag(K))))
+        if not (mu > 0 and math.isfinite(mu)):
+            return None
+        lu = lu_factor(K + mu * np.eye(K.shape[0]), check_finite=False)
+        return lu if np.all(np.isfinite(lu[0])) else None
+
+
+def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_iter: int,
+            scale: float, banded: bool, damped: bool = True
+            ) -> tuple[np.ndarray, float, int]:
+    """Newton from y (modified in place and returned); returns (y, max |F_free| [N],
+    iterations). Stops when the residual is below tol or the iteration stalls.
+
+    ``damped=False``: full steps (shortened only where the model's ``check`` rejects the
+    state), stopped when the residual exceeds 1e8 times its start. A slender structure
+    with stiff axial springs converges that way even though each rotation step leaves a
+    large axial residual that the next step removes: the intermediate states carry large
+    axial forces whose geometric stiffness no merit function can see from the last point.
+
+    The step length comes from Deuflhard's natural monotonicity test (affine invariant:
+    the simplified Newton correction ``J⁻¹F(q + λ Δq)`` must be shorter than ``Δq``), not
+    from ``|F|``: a stiff axial spring next to a soft bending one makes ``|F|`` punish
+    every rotation of an element with its second-order stretch, and a line search on it
+    crawls."""
+    from scipy.linalg import lu_solve
+
+    nq = model.n_q
+    work = np.empty(nq)
+    r = free_force(model, y, t, free, work)
+    res = float(np.max(np.abs(r))) if r.size else 0.0
+    res0 = res
+    it = 0
+    while res > tol and it < max_iter:
+        it += 1
+        K = -force_jacobian(model, y, t, free, scale=scale, banded=banded)  # stiffness
+        lu = _factor(K)
+        if lu is None:
+            break
+        dq = lu_solve(lu, r)
+        if not np.all(np.isfinite(dq)):
+            break
+        norm0 = float(np.linalg.norm(dq))
+        rnorm0 = float(np.linalg.norm(r))
+        lam = 1.0
+        accepted = False
+        trial = y.copy()
+        for _ in range(40):
+            trial[free] = y[free] + lam * dq
+            if model.check(t, trial, model.data) < 0:
+                r_new = free_force(model, trial, t, free, work)
+                if not damped:
+                    accepted = bool(np.all(np.isfinite(r_new)))
+                    if accepted:
+                        break
+                elif np.all(np.isfinite(r_new)):
+                    bar = lu_solve(lu, r_new)  # simplified Newton correction
+                    if (float(np.linalg.norm(bar)) <= (1.0 - 0.25 * lam) * norm0
+                            or float(np.linalg.norm(r_new)) <= (1.0 - 1e-4 * lam) * rnorm0
+                            or float(np.max(np.abs(r_new))) <= tol):
+                        accepted = True
+                        break
+            lam *= 0.5
+        if not accepted:
+            break
+        y[:] = trial
+        r = r_new
+        res = float(np.max(np.abs(r)))
+        if not damped and res > 1e8 * max(res0, tol):
+            break
+    return y, res, it
+
+
+def _solve(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_iter: int,
+           scale: float, banded: bool) -> tuple[np.ndarray, float, int]:
+    """Full-step Newton from y; where it fails, damped Newton from the same y."""
+    y_full, res, it = _newton(model, y.copy(), t, free, tol, max_iter, scale, banded,
+                              damped=False)
+    if res <= tol:
+        return y_full, res, it
+    y_d, res_d, it_d = _newton(model, y, t, free, tol, max_iter, scale, banded, damped=True)
+    if res_d <= res or not np.isfinite(res):
+        return y_d, res_d, it + it_d
+    return y_full, res, it + it_d
+
+
+def equilibrium(case_or_model, q0: np.ndarray | None = None, *, t: float = 0.0,
+                load_steps: int = 1, tol: float = 1e-6, max_iter: int = 40,
+                jacobian: str = "auto", min_step: float = 1e-4,
+                start_load: float = 0.0) -> Equilibrium:
+    """Static equilibrium ``F(q) = 0`` [N] of a case (or a built model) by Newton's method.
+
+    Parameters
+    ----------
+    case_or_model:
+        A validated Case, a case dict/path, or a model from ``build_model`` whose class
+        offers the second-order surface (``n_q > 0``: lumped_mass, ancf2d, higher_order).
+    q0:
+        Initial guess of the coordinates (n_q) or of the whole state; default the case's
+        initial state.
+    t:
+        Time [s] at which held ends take their positions (fixed ends: any).
+    load_steps:
+        Number of equal load increments from 0 to the full applied end force / moment /
+        torque of the case (1: no continuation). An increment whose Newton solve fails is
+        halved, down to ``min_step`` of the full load.
+    tol:
+        Convergence: max |F| [N] over the free coordinates. Reaching it is the only test of
+        success (``Equilibrium.converged``); nothing is raised when it is missed.
+    max_iter:
+        Newton iterations per increment.
+    start_load:
+        Load factor at which the continuation starts (``q0`` should then be the equilibrium
+        under that fraction of the loads, e.g. the previous solution of a load sequence).
+    jacobian:
+        ``"dense"``, ``"banded"`` (``model.band``) or ``"auto"`` (dense up to
+        ``DENSE_LIMIT`` free coordinates).
+    """
+    from .case import load_case
+    from .models import build_model
+
+    if hasattr(case_or_model, "n_q") and hasattr(case_or_model, "case"):
+        base_model = case_or_model
+        case = base_model.case
+    else:
+        case = load_case(case_or_model)
+        base_model = build_model(case)
+    if not base_model.n_q:
+        raise ValueError(f"model {base_model.name} offers no second-order surface "
+                         "(force/mass/held): no static solve")
+    nq = base_model.n_q
+    free = np.flatnonzero(np.asarray(base_model.held) == 0)
+    banded = jacobian == "banded" or (jacobian == "auto" and free.size > DENSE_LIMIT)
+    scale = case.tether.length / case.model.elements
+    y = np.array(base_model.initial_state(), dtype=float)
+    if q0 is not None:
+        q0 = np.asarray(q0, dtype=float)
+        y[:nq] = q0[:nq]
+    y[nq:] = 0.0
+
+    def prepare(model, y):
+        model.enforce(t, y, model.data)
+        y[nq:] = 0.0
+        return y
+
+    loads = _has_loads(case) and (load_steps > 1 or start_load > 0.0)
+    history: list = []
+    total_it = 0
+    if not loads:
+        model = build_model(_scaled_case(case, 1.0)) if _has_loads(case) else base_model
+        y = prepare(model, y)
+        y, res, it = _solve(model, y, t, free, tol, max_iter * max(load_steps, 1), scale,
+                             banded)
+        total_it += it
+        history.append((1.0, y[:nq].copy()))
+        steps = 1
+    else:
+        lam = float(start_load)
+        dlam = (1.0 - lam) / load_steps
+        steps = 0
+        prev: tuple[float, np.ndarray] | None = None
+        res = math.inf
+        model = base_model
+        while lam < 1.0 - 1e-12:
+            target = min(1.0, lam + dlam)
+            model = build_model(_scaled_case(case, target))
+            trial = y.copy()
+            if prev is not None:  # secant predictor from the last two load levels
+                lam0, q_prev = prev
+                trial[:nq] += (target - lam) / (lam - lam0) * (y[:nq] - q_prev)
+            trial = prepare(model, trial)
+            trial, res, it = _solve(model, trial, t, free, tol, max_iter, scale, banded)
+            total_it += it
+            if res > tol and prev is not None:  # retry from the last solution itself
+                trial = prepare(model, y.copy())
+                trial, res, it = _solve(model, trial, t, free, tol, max_iter, scale, banded)
+                total_it += it
+            if res <= tol:
+                prev = (lam, y[:nq].copy())
+                y = trial
+                lam = target
+                steps += 1
+                history.append((lam, y[:nq].copy()))
+                dlam = min(2.0 * dlam, (1.0 - start_load) / load_steps) if it < 6 else dlam
+            else:
+                dlam *= 0.5
+                if dlam < min_step:
+                    y = trial
+                    break
+    pos = model.outputs(np.array([t]), y[None, :])["position"][0]
+    return Equilibrium(model=model, y=y, positions=np.asarray(pos), residual=float(res),
+                       tol=tol, converged=bool(res <= tol), iterations=total_it,
+                       load_steps=steps, t=t, history=history)
