@@ -7,7 +7,8 @@ Every evaluation assembles, per element e between nodes a = e and b = e + 1 (uns
 length L_u), the φ₁/φ₃-weighted Galerkin forces of the rod force
 F = −EI r''' + λ r' + GJτ r'×r'' (digest §3–4):
 
-- axial: λ = T + P − EI κ²_mid (eq. 4.19), T = EA ε from the curved length of the spline
+- axial: λ = T + P − EI κ² (eq. 4.19; κ² from the element's shear, not the midpoint, so
+  that the axial force along the chord is T + P), T = EA ε from the curved length of the spline
   (eq. 4.20, Gauss–Legendre instead of Romberg), P = C_ID ε̇ from the tangent-projected
   relative velocity; force λ (r_b − r_a)/L on a and the opposite on b, L the curved length;
 - bending: (EI/L_u)(r''_a − r''_b) on a, the opposite on b (eq. 4.26), and the same with
@@ -351,11 +352,21 @@ def _tether_forces(t, n, flags, scal, elem, node, ends, fac, rollt0, rollv0, rol
                 viscous = 0.0
         T = elastic + viscous
         tension[e] = T
-        k2 = 0.0
+        # λ = T + P − EIκ² (seed 004 eq. 4.19): the −EIκ² term is there to cancel the
+        # tangential part of the shear −EI r''' (= +EIκ² t̂ in the continuum), so that the
+        # axial force is T + P (eq. 4.7). We take EIκ² from the element's own shear
+        # (EI/L_u)(r''_a − r''_b), so that the λ row cancels its chord component exactly;
+        # the midpoint κ² of (4.19) cancels only part of it in tight or compressed bends
+        # (docs/higher_order.md, "λ").
+        c2 = 0.0
+        cs = 0.0
         for k in range(3):
-            m = 0.5 * (r2[a, k] + r2[b, k])
-            k2 += m * m
-        lm = T - EIb * k2  # seed 004 eq. (4.19)
+            dk = pos[b, k] - pos[a, k]
+            c2 += dk * dk
+            cs += dk * (r2[a, k] - r2[b, k])
+        lm = T
+        if c2 > 0.0:
+            lm -= (EIb / h) * cs * L / c2
         lam[e] = lm
         s = lm / L
         for k in range(3):
