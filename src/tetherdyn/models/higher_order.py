@@ -32,13 +32,17 @@ from collections import namedtuple
 import numpy as np
 
 from .._jit import inline_kernel, kernel
-from ..boundary import end_motion_at, eval_motion, fixed_point, free_end_load
+from ..boundary import fixed_point, free_end_load
 from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
 from ..spline import CLAMPED, FREE, spline_curvatures, spline_end_tangents, spline_factor
+from . import lumped_mass as _lm
 from .base import Formulation, rk4_critical_step
-from .lumped_mass import _solve3
+
+# the held-end and point-mass kernels are lumped_mass's own (same state layout and the same
+# flag / column indices, checked below)
+from .lumped_mass import _load_state, _node_mass, _positions_from, _solve3, enforce, held_acc
 
 #: strain above which a run is declared blown up (1000 % stretch)
 ABSURD_STRAIN = 10.0
@@ -66,6 +70,8 @@ MASS, VOLUME = range(2)  # node columns
 # added mass), WEIGHT: its weight mass (mass - rho V: the net weight over g)
 (PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, MX, MY, MZ, HAS_MOMENT, ROLL, CX, CY, CZ,
  DX, DY, DZ, WEIGHT) = range(18)
+# the kernels shared with lumped_mass read these indices: they must coincide
+assert (HELD0, HELD1, MASS, PAYLOAD) == (_lm.HELD0, _lm.HELD1, _lm.MASS, _lm.PAYLOAD)
 #: twist modes: no torque anywhere (τ ≡ 0), a given end torque, both ends hold their roll
 TWIST_NONE, TWIST_TORQUE, TWIST_BOTH = range(3)
 #: roll sources of an end: none, a constant (fixed end's roll_deg), a trajectory column
@@ -467,36 +473,6 @@ def _mass_matrix(i, n, mass, elem, ntan, M):
     M[1, 2] = M[2, 1] = m12
 
 
-@inline_kernel
-def _node_mass(i, n, node, ends):
-    """Point mass at node i [kg]: the tether's lumped mass plus a payload at a free end."""
-    m = node[i, MASS]
-    if i == 0:
-        m += ends[0, PAYLOAD]
-    if i == n - 1:
-        m += ends[1, PAYLOAD]
-    return m
-
-
-@kernel
-def _load_state(t, y, n, flags, b0, c0, b1, c1, motion, pos, vel):
-    """Node positions/velocities from y into pos/vel; held ends from their motion at t."""
-    for i in range(n):
-        for a in range(3):
-            pos[i, a] = y[3 * i + a]
-            vel[i, a] = y[3 * n + 3 * i + a]
-    if flags[HELD0]:
-        eval_motion(b0, c0, t, motion[0])
-        for a in range(3):
-            pos[0, a] = motion[0, 0, a]
-            vel[0, a] = motion[0, 1, a]
-    if flags[HELD1]:
-        eval_motion(b1, c1, t, motion[1])
-        for a in range(3):
-            pos[n - 1, a] = motion[1, 0, a]
-            vel[n - 1, a] = motion[1, 1, a]
-
-
 @kernel
 def _forces_of(t, d):
     """All tether loads of the state already in d.pos / d.vel."""
@@ -541,19 +517,6 @@ def rhs(t, y, dydt, d):
 
 
 @kernel
-def enforce(t, y, d):
-    """Overwrite held ends in the state with their prescribed position and velocity."""
-    n = d.n_nodes
-    for w in range(2):
-        if d.flags[HELD0 + w]:
-            node = 0 if w == 0 else n - 1
-            end_motion_at(w, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, t, d.motion[w])
-            for a in range(3):
-                y[3 * node + a] = d.motion[w, 0, a]
-                y[3 * n + 3 * node + a] = d.motion[w, 1, a]
-
-
-@kernel
 def check(t, y, d):
     """Index of an element with non-finite or absurd chord strain, or -1 when sound."""
     n = d.n_nodes
@@ -578,15 +541,6 @@ def check(t, y, d):
 
 #: neighbour nodes each side kept in the Jacobian band (band = 3·BAND_NODES + 2)
 BAND_NODES = 2
-
-
-@kernel
-def _positions_from(y, n, pos, vel):
-    """Node positions/velocities straight from y (held coordinates as given)."""
-    for i in range(n):
-        for a in range(3):
-            pos[i, a] = y[3 * i + a]
-            vel[i, a] = y[3 * n + 3 * i + a]
 
 
 @kernel
@@ -631,18 +585,6 @@ def mass(t, y, Mb, d):
         else:
             for a in range(3):
                 Mb[0, 3 * i + a] = m
-
-
-@kernel
-def held_acc(t, y, acc, d):
-    """Prescribed accelerations [m/s^2] of the held ends' coordinates into acc."""
-    n = d.n_nodes
-    for w in range(2):
-        if d.flags[HELD0 + w]:
-            i = 0 if w == 0 else n - 1
-            end_motion_at(w, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, t, d.motion[w])
-            for a in range(3):
-                acc[3 * i + a] = d.motion[w, 2, a]
 
 
 @kernel
