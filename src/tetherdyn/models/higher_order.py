@@ -38,7 +38,7 @@ from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
 from ..spline import CLAMPED, FREE, spline_curvatures, spline_end_tangents, spline_factor
 from . import lumped_mass as _lm
-from .base import Formulation, rk4_critical_step
+from .base import Formulation, lumped_nodes, rk4_critical_step
 
 # the held-end and point-mass kernels are lumped_mass's own (same state layout and the same
 # flag / column indices, checked below)
@@ -681,17 +681,8 @@ class HigherOrder(Formulation):
         self.held = np.zeros(3 * n, dtype=np.int64)
         self.held[:3] = case.start.type != "free"
         self.held[-3:] = case.end.type != "free"
-        L0 = np.full(N, t.length / N)
-        self.arc_length = np.concatenate([[0.0], np.cumsum(L0)])
+        L0, self.arc_length, node_mass, node_volume = lumped_nodes(case)
         rho = case.environment.fluid_density
-        m_el = t.linear_mass * L0
-        vol_el = t.displaced * L0
-        node_mass = np.zeros(n)
-        node_mass[:-1] += 0.5 * m_el
-        node_mass[1:] += 0.5 * m_el
-        node_volume = np.zeros(n)
-        node_volume[:-1] += 0.5 * vol_el
-        node_volume[1:] += 0.5 * vol_el
         ends = (case.start, case.end)
         m0, m1 = (case.end_motion(w) or fixed_point((0.0, 0.0, 0.0)) for w in ("start", "end"))
         env = case.environment

@@ -34,7 +34,7 @@ from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
 from ..spline import CLAMPED, FREE, spline_curvatures, spline_factor
-from .base import Formulation, rk4_critical_step
+from .base import Formulation, lumped_nodes, rk4_critical_step
 
 #: strain above which a run is declared blown up (1000 % stretch)
 ABSURD_STRAIN = 10.0
@@ -570,17 +570,8 @@ class LumpedMass(Formulation):
         self.held = np.zeros(3 * n, dtype=np.int64)
         self.held[:3] = case.start.type != "free"
         self.held[-3:] = case.end.type != "free"
-        L0 = np.full(N, t.length / N)
-        self.arc_length = np.concatenate([[0.0], np.cumsum(L0)])
+        L0, self.arc_length, node_mass, node_volume = lumped_nodes(case)
         rho = case.environment.fluid_density
-        m_el = t.linear_mass * L0
-        vol_el = t.displaced * L0
-        node_mass = np.zeros(n)
-        node_mass[:-1] += 0.5 * m_el
-        node_mass[1:] += 0.5 * m_el
-        node_volume = np.zeros(n)
-        node_volume[:-1] += 0.5 * vol_el
-        node_volume[1:] += 0.5 * vol_el
         ends = (case.start, case.end)
         # a free end gets placeholder arrays (the kernels never read them)
         m0, m1 = (case.end_motion(w) or fixed_point((0.0, 0.0, 0.0)) for w in ("start", "end"))
@@ -625,7 +616,8 @@ class LumpedMass(Formulation):
             flags=flags,
             scal=scal,
             # seed 004 eq. (2.14): added mass rho V Ca, normal and tangential
-            elem=np.column_stack([L0, rho * t.ca_normal * vol_el, rho * t.ca_tangential * vol_el]),
+            elem=np.column_stack([L0, rho * t.ca_normal * (t.displaced * L0),
+                                  rho * t.ca_tangential * (t.displaced * L0)]),
             node=np.column_stack([node_mass, node_volume]),
             ends=end_table,
             breaks0=m0.breaks, coeffs0=m0.coeffs, breaks1=m1.breaks, coeffs1=m1.coeffs,
