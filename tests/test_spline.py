@@ -83,3 +83,19 @@ def test_straight_line_has_no_curvature():
     q = np.array([0.6, 0.0, -0.8])
     spline_curvatures(pos, L, spline_factor(L, CLAMPED, FREE), CLAMPED, FREE, q, q, r2)
     assert np.abs(r2).max() < 1e-15
+
+
+def test_curvature_integral_is_exact_for_linear_r2():
+    """∫|r''|² ds of the piecewise-linear r'' against 2001-point trapezoid quadrature per
+    element (the integrand is quadratic: trapezoid error ~ 1e-7 relative)."""
+    from tetherdyn.spline import curvature_integral
+
+    rng = np.random.default_rng(3)
+    L = rng.uniform(0.5, 2.0, 6)
+    r2 = rng.normal(size=(7, 3))
+    ref = 0.0
+    for e in range(6):
+        x = np.linspace(0.0, 1.0, 2001)[:, None]
+        f = np.sum(((1 - x) * r2[e] + x * r2[e + 1]) ** 2, axis=1)
+        ref += L[e] * np.trapezoid(f, x[:, 0])
+    assert abs(curvature_integral(r2, L) / ref - 1.0) < 1e-6

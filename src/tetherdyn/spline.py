@@ -20,7 +20,8 @@ import numpy as np
 
 from ._jit import kernel
 
-__all__ = ["FREE", "CLAMPED", "spline_factor", "spline_curvatures", "spline_end_tangents"]
+__all__ = ["FREE", "CLAMPED", "spline_factor", "spline_curvatures", "spline_end_tangents",
+           "curvature_integral"]
 
 #: end conditions of the spline (seed 004 eq. 3.12)
 FREE, CLAMPED = 0, 1
@@ -126,3 +127,16 @@ def spline_end_tangents(pos, r2, L, e, out):
         chord = (pos[e + 1, k] - pos[e, k]) / h
         out[0, k] = chord - h * (2.0 * r2[e, k] + r2[e + 1, k]) / 6.0
         out[1, k] = chord + h * (r2[e, k] + 2.0 * r2[e + 1, k]) / 6.0
+
+
+@kernel
+def curvature_integral(r2, L):
+    """∫|r''|² ds [1/m] over the spline: exact for r'' linear on each element,
+    Σ L_e (|a|² + a·b + |b|²) / 3 with a, b its end values (bending energy ½ EI × this)."""
+    total = 0.0
+    for e in range(L.size):
+        s = 0.0
+        for k in range(3):
+            s += r2[e, k] * r2[e, k] + r2[e, k] * r2[e + 1, k] + r2[e + 1, k] * r2[e + 1, k]
+        total += L[e] * s
+    return total / 3.0

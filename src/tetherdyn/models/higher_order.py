@@ -36,7 +36,14 @@ from ..boundary import fixed_point, free_end_load
 from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
-from ..spline import CLAMPED, FREE, spline_curvatures, spline_end_tangents, spline_factor
+from ..spline import (
+    CLAMPED,
+    FREE,
+    curvature_integral,
+    spline_curvatures,
+    spline_end_tangents,
+    spline_factor,
+)
 from . import lumped_mass as _lm
 from .base import Formulation, lumped_nodes, rk4_critical_step
 
@@ -635,15 +642,7 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
             strain = d.length[e] / h - 1.0
             if d.flags[COMPRESSION] or strain > 0.0:
                 pe += 0.5 * scal[EA] * strain * strain * h
-            # bending 0.5 EI ∫|r''|² ds, exact for r'' linear on the element
-            aa = 0.0
-            ab = 0.0
-            bb = 0.0
-            for a in range(3):
-                aa += d.r2[e, a] * d.r2[e, a]
-                ab += d.r2[e, a] * d.r2[e + 1, a]
-                bb += d.r2[e + 1, a] * d.r2[e + 1, a]
-            pe += 0.5 * scal[EI] * h / 3.0 * (aa + ab + bb)
+        pe += 0.5 * scal[EI] * curvature_integral(d.r2, elem[:, L0])  # bending energy
         pe += 0.5 * scal[GJ] * d.tw[TW_TAU] * d.tw[TW_TAU] * scal[LTOT]
         kinetic[j] = ke
         potential[j] = pe

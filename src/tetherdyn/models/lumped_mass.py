@@ -33,7 +33,7 @@ from ..boundary import end_motion_at, eval_motion, fixed_point, free_end_load
 from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
-from ..spline import CLAMPED, FREE, spline_curvatures, spline_factor
+from ..spline import CLAMPED, FREE, curvature_integral, spline_curvatures, spline_factor
 from .base import Formulation, lumped_nodes, rk4_critical_step
 
 #: strain above which a run is declared blown up (1000 % stretch)
@@ -535,12 +535,7 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
                 curvature[j, i] = math.sqrt(r2[i, 0] ** 2 + r2[i, 1] ** 2 + r2[i, 2] ** 2)
             for e in range(n - 1):
                 shear[j, e] = d.shear[e]
-                # 0.5 EI ∫|r''|² ds, exact for r'' linear over the element
-                aa = 0.0
-                for a in range(3):
-                    aa += (r2[e, a] * r2[e, a] + r2[e, a] * r2[e + 1, a]
-                           + r2[e + 1, a] * r2[e + 1, a])
-                pe += 0.5 * scal[EI] * d.lu[e] / 3.0 * aa
+            pe += 0.5 * scal[EI] * curvature_integral(r2, d.lu)  # bending energy
         kinetic[j] = ke
         potential[j] = pe
 
