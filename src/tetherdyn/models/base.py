@@ -45,7 +45,7 @@ import numpy as np
 
 from ..case import Case
 
-__all__ = ["Formulation", "rk4_critical_step", "lumped_nodes"]
+__all__ = ["Formulation", "rk4_critical_step", "lumped_nodes", "uniform_elements"]
 
 
 class Formulation:
@@ -118,16 +118,21 @@ def rk4_critical_step(omega: float, zeta: float) -> float:
     return lo
 
 
+def uniform_elements(case: Case) -> tuple[np.ndarray, np.ndarray]:
+    """``model.elements`` equal elements: unstretched lengths [m] and node arc lengths [m]."""
+    N = case.model.elements
+    L0 = np.full(N, case.tether.length / N)
+    return L0, np.concatenate([[0.0], np.cumsum(L0)])
+
+
 def lumped_nodes(case: Case) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Uniform elements with half of each element lumped on each of its nodes (seed 004
     eq. 2.15): unstretched element lengths [m], node arc lengths [m], node masses [kg] and
     node displaced volumes [m³]."""
     t = case.tether
-    N = case.model.elements
-    L0 = np.full(N, t.length / N)
-    arc_length = np.concatenate([[0.0], np.cumsum(L0)])
-    node_mass = np.zeros(N + 1)
-    node_volume = np.zeros(N + 1)
+    L0, arc_length = uniform_elements(case)
+    node_mass = np.zeros(arc_length.size)
+    node_volume = np.zeros(arc_length.size)
     for share, per_length in ((node_mass, t.linear_mass), (node_volume, t.displaced)):
         share[:-1] += 0.5 * per_length * L0
         share[1:] += 0.5 * per_length * L0

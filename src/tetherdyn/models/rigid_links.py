@@ -32,7 +32,7 @@ from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
 from ..statics import static_top_tension
-from .base import Formulation, rk4_critical_step
+from .base import Formulation, rk4_critical_step, uniform_elements
 
 #: |q|^2 outside (1 - this, 1 + this) after renormalisation means the state is corrupt
 QUATERNION_TOLERANCE = 0.5
@@ -366,8 +366,7 @@ class RigidLinks(Formulation):
         N = case.model.elements
         self.n_elements = N
         self.n_nodes = N + 1
-        lengths = np.full(N, t.length / N)  # l_j = L / N, seed 000 §5
-        self.arc_length = np.concatenate([[0.0], np.cumsum(lengths)])
+        lengths, self.arc_length = uniform_elements(case)  # l_j = L / N, seed 000 §5
         rho = case.environment.fluid_density
         mass = t.linear_mass * lengths  # m_j = m_T / N
         total_mass = t.linear_mass * t.length

@@ -32,7 +32,7 @@ from ..boundary import eval_motion, free_end_load
 from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
-from .base import Formulation, rk4_critical_step
+from .base import Formulation, rk4_critical_step, uniform_elements
 
 #: strain above which a run is declared blown up (1000 % stretch), as lumped_mass
 ABSURD_STRAIN = 10.0
@@ -332,8 +332,7 @@ class RodChain(Formulation):
         n = case.model.elements
         self.n_elements = n
         self.n_nodes = n + 1
-        lu = np.full(n, t.length / n)
-        self.arc_length = np.concatenate([[0.0], np.cumsum(lu)])
+        lu, self.arc_length = uniform_elements(case)
         env = case.environment
         rho = env.fluid_density
         mass = t.linear_mass * lu
