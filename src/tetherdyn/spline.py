@@ -20,8 +20,8 @@ import numpy as np
 
 from ._jit import kernel
 
-__all__ = ["FREE", "CLAMPED", "spline_factor", "spline_curvatures", "spline_end_tangents",
-           "curvature_integral"]
+__all__ = ["FREE", "CLAMPED", "spline_factor", "spline_refactor", "spline_curvatures",
+           "spline_end_tangents", "curvature_integral"]
 
 #: end conditions of the spline (seed 004 eq. 3.12)
 FREE, CLAMPED = 0, 1
@@ -33,31 +33,33 @@ def spline_factor(L: np.ndarray, bc0: int, bc1: int) -> np.ndarray:
     Columns: sub-diagonal a_i, modified super-diagonal c'_i and 1/(b_i − a_i c'_{i−1}).
     ``L``: unstretched element lengths [m] (N ≥ 1); ``bc0``/``bc1``: FREE or CLAMPED.
     """
-    L = np.asarray(L, dtype=float)
+    L = np.ascontiguousarray(L, dtype=float)
+    fac = np.zeros((L.size + 1, 3))
+    spline_refactor(L, bc0, bc1, fac)
+    return fac
+
+
+@kernel
+def spline_refactor(L, bc0, bc1, fac):
+    """:func:`spline_factor` into ``fac`` (rows 0 … L.size), compiled: for element lengths
+    that change during a run (a winch element)."""
     N = L.size
     n = N + 1
-    a = np.zeros(n)
-    b = np.zeros(n)
-    c = np.zeros(n)
-    for i in range(1, N):  # interior nodes: elements i−1 and i meet at node i
-        a[i] = L[i - 1] / 6.0
-        b[i] = (L[i - 1] + L[i]) / 3.0
-        c[i] = L[i] / 6.0
-    if bc0 == CLAMPED:
-        b[0], c[0] = L[0] / 3.0, L[0] / 6.0
-    else:
-        b[0] = 1.0
-    if bc1 == CLAMPED:
-        a[N], b[N] = L[N - 1] / 6.0, L[N - 1] / 3.0
-    else:
-        b[N] = 1.0
-    fac = np.zeros((n, 3))
     cp = 0.0
     for i in range(n):
-        denom = b[i] - a[i] * cp
-        cp = c[i] / denom
-        fac[i] = (a[i], cp, 1.0 / denom)
-    return fac
+        if 0 < i < N:  # interior nodes: elements i−1 and i meet at node i
+            a, b, c = L[i - 1] / 6.0, (L[i - 1] + L[i]) / 3.0, L[i] / 6.0
+        elif i == 0:
+            a = 0.0
+            b, c = (L[0] / 3.0, L[0] / 6.0) if bc0 == CLAMPED else (1.0, 0.0)
+        else:
+            c = 0.0
+            a, b = (L[N - 1] / 6.0, L[N - 1] / 3.0) if bc1 == CLAMPED else (0.0, 1.0)
+        denom = b - a * cp
+        cp = c / denom
+        fac[i, 0] = a
+        fac[i, 1] = cp
+        fac[i, 2] = 1.0 / denom
 
 
 @kernel
