@@ -131,15 +131,16 @@ class Simulator:
                 raise ValueError(f"dt = {dt:g} s must be a whole multiple of solver.dt = "
                                  f"{self.case.solver.dt:g} s (rk4)")
             k = self._k
-            got = rk4_chunk(m.rhs, m.enforce, m.check, d, self.t, self.case.solver.dt, 0, steps,
-                            1, self.y, self._Y, k[0], k[1], k[2], k[3], k[4], self._info)
+            got = rk4_chunk(m.rhs, m.enforce, m.remesh, m.check, d, self.t,
+                            self.case.solver.dt, 0, steps, 1, self.y, self._Y, k[0], k[1],
+                            k[2], k[3], k[4], self._info)
             self.rhs_evaluations = int(self._info[3])
             failed = got < 1
             info = self._info
         else:
             self._times[0] = t1
             s = self.case.solver
-            got = rk45_chunk(m.rhs, m.enforce, m.check, d, self.t, self._times, self.y,
+            got = rk45_chunk(m.rhs, m.enforce, m.remesh, m.check, d, self.t, self._times, self.y,
                              self._Y, self._k, self._yt, self._ynew, s.rtol, s.atol,
                              s.max_steps, self._rk45)
             self.rhs_evaluations = int(self._rk45[3])

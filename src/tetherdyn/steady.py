@@ -101,7 +101,7 @@ class Continuation:
                 raise ValueError(f"output_interval {output_interval:g} s must be a whole "
                                  f"multiple of solver.dt = {self.dt:g} s (rk4)")
             k = self._k
-            got = rk4_chunk(m.rhs, m.enforce, m.check, m.data, self._origin, self.dt,
+            got = rk4_chunk(m.rhs, m.enforce, m.remesh, m.check, m.data, self._origin, self.dt,
                             self._steps, spo, n_out, self.y, Y, k[0], k[1], k[2], k[3], k[4],
                             self._info)
             if self._info[0] != 0 or got < n_out:
@@ -112,9 +112,9 @@ class Continuation:
             times = self.t + output_interval * np.arange(1, n_out + 1)
             if self.method == "rk45":
                 s = self.case.solver
-                got = rk45_chunk(m.rhs, m.enforce, m.check, m.data, self.t, times, self.y, Y,
-                                 self._k, self._yt, self._ynew, s.rtol, s.atol, s.max_steps,
-                                 self._state)
+                got = rk45_chunk(m.rhs, m.enforce, m.remesh, m.check, m.data, self.t, times,
+                                 self.y, Y, self._k, self._yt, self._ynew, s.rtol, s.atol,
+                                 s.max_steps, self._state)
                 if self._state[0] != 0 or got < n_out:
                     raise _fail(m, self._state)
             else:

@@ -191,7 +191,7 @@ def _integrate(model, method, dt, times, y, Y, rtol, atol, max_steps, rho_inf, a
         spo = int(round(output_interval / dt))
         k = np.empty((5, ny))
         info = np.zeros(4)
-        args = (model.rhs, model.enforce, model.check, model.data, 0.0, dt)
+        args = (model.rhs, model.enforce, model.remesh, model.check, model.data, 0.0, dt)
         rk4_chunk(*args, 0, spo, 0, y, Y, k[0], k[1], k[2], k[3], k[4], info)  # compile
         while done < n_out:
             m = min(chunk, n_out - done)
@@ -215,7 +215,7 @@ def _integrate(model, method, dt, times, y, Y, rtol, atol, max_steps, rho_inf, a
         yt = np.empty(ny)
         ynew = np.empty(ny)
         state = np.array([0.0, 0.0, -1.0, 0.0, dt, 0.0])
-        args = (model.rhs, model.enforce, model.check, model.data)
+        args = (model.rhs, model.enforce, model.remesh, model.check, model.data)
         rk45_chunk(*args, 0.0, times[:0], y, Y, k, yt, ynew, rtol, atol, max_steps, state)
         while done < n_out:
             m = min(chunk, n_out - done)

@@ -1,8 +1,9 @@
 """Compiled explicit time loops: classical RK4 (fixed step) and Dormand–Prince RK45.
 
-Model-agnostic: the loops know only ``rhs(t, y, dydt, data)``, ``enforce(t, y, data)`` and
-``check(t, y, data)`` (see models/base.py). One call advances a chunk of output intervals
-with no Python and no allocation per step; the Python driver calls it between chunks.
+Model-agnostic: the loops know only ``rhs(t, y, dydt, data)``, ``enforce(t, y, data)``,
+``remesh(t, y, data)`` and ``check(t, y, data)`` (see models/base.py). One call advances a
+chunk of output intervals with no Python and no allocation per step; the Python driver
+calls it between chunks.
 
 ``info`` (float64[4]) is in/out: [status, time of failure, element, rhs evaluations].
 status: 0 ok, 1 blow-up (non-finite or absurd state), 2 step-count limit, 3 step underflow.
@@ -30,7 +31,7 @@ def _state_finite(y):
 
 
 @loop
-def rk4_chunk(rhs, enforce, check, data, t_start, dt, steps_done, steps_per_output,
+def rk4_chunk(rhs, enforce, remesh, check, data, t_start, dt, steps_done, steps_per_output,
               n_outputs, y, Y, k1, k2, k3, k4, yt, info):
     """Advance y by n_outputs * steps_per_output RK4 steps, storing y after each block in Y.
 
@@ -57,6 +58,7 @@ def rk4_chunk(rhs, enforce, check, data, t_start, dt, steps_done, steps_per_outp
             step += 1
             info[3] += 4.0
             enforce(t_start + step * dt, y, data)
+            remesh(t_start + step * dt, y, data)
             if not _state_finite(y):
                 info[0] = BLOWUP
                 info[1] = t_start + step * dt
@@ -88,7 +90,7 @@ _E1, _E3, _E4, _E5, _E6, _E7 = (71.0 / 57600.0, -71.0 / 16695.0, 71.0 / 1920.0,
 
 
 @loop
-def rk45_chunk(rhs, enforce, check, data, t, t_outputs, y, Y, k, yt, ynew, rtol, atol,
+def rk45_chunk(rhs, enforce, remesh, check, data, t, t_outputs, y, Y, k, yt, ynew, rtol, atol,
                max_steps, state):
     """Adaptive Dormand–Prince steps to each time in t_outputs, storing y there in Y.
 
@@ -152,7 +154,8 @@ def rk45_chunk(rhs, enforce, check, data, t, t_outputs, y, Y, k, yt, ynew, rtol,
                 enforce(t, y, data)
                 for i in range(ny):
                     k[0, i] = k[6, i]
-                have_k0 = True
+                # a changed layout (a winch split or merge) invalidates the stored stage
+                have_k0 = remesh(t, y, data) == 0
                 fac = 5.0 if err == 0.0 else min(5.0, max(0.2, 0.9 * err ** -0.2))
                 if hs == h or fac < 1.0:
                     h = hs * fac

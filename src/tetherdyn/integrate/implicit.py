@@ -329,11 +329,14 @@ def _error_estimate(h, params, held, y, y1, a, an):
 
 
 @loop
-def ga_chunk(force, mass, held_acc, enforce, check, data, band, held, t, t_outputs, y, Y, a,
-             an, y1, ya, F, Fp, ap, r, Mb, W, piv, params, state):
+def ga_chunk(force, mass, held_acc, enforce, remesh, rhs, check, data, band, held, t, t_outputs,
+             y, Y, a, an, y1, ya, F, Fp, ap, r, Mb, W, piv, params, state):
     """Generalized-α steps to each time in t_outputs (steps shortened to land on them),
     storing y there in Y. ``a`` (n_q) is the algorithmic acceleration at t, carried between
-    chunks. Returns the number of outputs written (fewer on failure; see state)."""
+    chunks. After a step that changes the state's layout (``remesh``: a winch split or
+    merge; ``held`` may change with it) the method restarts from the true acceleration
+    (``rhs``) with a fresh Jacobian. Returns the number of outputs written (fewer on
+    failure; see state)."""
     nq = a.size
     ny = y.size
     adaptive = params[P_ADAPT] != 0.0
@@ -383,6 +386,11 @@ def ga_chunk(force, mass, held_acc, enforce, check, data, band, held, t, t_outpu
             for i in range(nq):
                 a[i] = an[i]
             state[S_STEPS] += 1.0
+            if remesh(t, y, data) != 0:
+                rhs(t, y, y1, data)  # y1 is free until the next step
+                for i in range(nq):
+                    a[i] = y1[nq + i]
+                state[S_HJAC] = 0.0
             finite = True
             for i in range(ny):
                 finite &= (y[i] - y[i]) == 0.0
@@ -454,8 +462,9 @@ class Workspace:
                     force_evaluations=int(st[S_EVALS]), last_step=float(st[S_H]))
 
     def run(self, model, t: float, t_outputs: np.ndarray, y: np.ndarray, Y: np.ndarray) -> int:
-        return ga_chunk(model.force, model.mass, model.held_acc, model.enforce, model.check,
-                        model.data, self.band, self.held, t, t_outputs, y, Y, self.a, self.an,
+        return ga_chunk(model.force, model.mass, model.held_acc, model.enforce, model.remesh,
+                        model.rhs, model.check, model.data, self.band, self.held, t, t_outputs,
+                        y, Y, self.a, self.an,
                         self.y1, self.ya, self.F, self.Fp, self.ap, self.r, self.Mb, self.W,
                         self.piv, self.params, self.state)
 

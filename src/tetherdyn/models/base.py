@@ -6,7 +6,10 @@ compiled kernels with the signatures the integrators call:
 
 - ``rhs(t, y, dydt, data)``   first-order derivative of the state (no allocation);
 - ``enforce(t, y, data)``     overwrite kinematically held coordinates in ``y``;
-- ``check(t, y, data)``       -1 when the state is sound, else the offending element.
+- ``check(t, y, data)``       -1 when the state is sound, else the offending element;
+- ``remesh(t, y, data)``      after every accepted step: change the state's layout when a
+  discrete event asks for it (a winch splitting or merging its element, winch.py) and
+  return 1, else return 0. The default does nothing.
 
 ``initial_state()``, ``outputs(times, Y)`` (the results variables of the spec) and
 ``critical_time_step()`` complete the surface.
@@ -43,13 +46,22 @@ import math
 
 import numpy as np
 
+from .._jit import kernel
 from ..case import Case
 
 __all__ = ["Formulation", "rk4_critical_step", "lumped_nodes", "uniform_elements"]
 
 
+@kernel
+def no_remesh(t, y, data):
+    """The remesh hook of a formulation whose layout never changes."""
+    return 0
+
+
 class Formulation:
     """Base class: one subclass per model type, built from a Case."""
+
+    remesh = staticmethod(no_remesh)
 
     name: str = ""
     #: what limits the explicit time step (reported by ``tetherdyn check``)
