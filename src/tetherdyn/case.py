@@ -282,10 +282,73 @@ class Environment(_Section):
     current: Vec3 = (0.0, 0.0, 0.0)
 
 
+class TensionControl(_Section):
+    """A winch that pays out when the tension at the winch exceeds its target, and reels in
+    when it falls below: commanded speed sat(kp e + ki ∫e dt, max_speed) with e = T − target,
+    followed by the drum at rate (v_cmd − v) / response_time, at most max_acceleration."""
+
+    target: Finite = Field(gt=0)  # [N] tension at the winch
+    kp: Finite = Field(ge=0)  # [m/s per N]
+    ki: Finite = Field(default=0.0, ge=0)  # [m/s^2 per N]
+    max_speed: Finite = Field(gt=0)  # [m/s]
+    max_acceleration: Finite = Field(gt=0)  # [m/s^2]
+    response_time: Finite = Field(default=0.1, gt=0)  # [s]
+
+
+#: a payout table: a CSV path or an inline {t: [...], speed|length: [...]}
+PayoutTable = str | dict[str, list[float]]
+
+
+class Payout(_Section):
+    """How a winch end pays out (positive) or reels in (negative) tether."""
+
+    # exactly one of: payout speed [m/s] (a constant or a table t, speed: piecewise linear,
+    # integrated exactly), deployed length [m] (a table t, length: cubic spline by default),
+    # or a tension controller
+    speed: Finite | PayoutTable | None = None
+    length: PayoutTable | None = None
+    interpolation: Literal["cubic", "linear"] | None = None
+    tension_control: TensionControl | None = None
+    initial_speed: Finite = 0.0  # [m/s] tension control: the drum's speed at t = 0
+    # deployed length limits [m]: the controller stops at them; a schedule must stay inside
+    min_length: Finite | None = Field(default=None, gt=0)
+    max_length: Finite | None = Field(default=None, gt=0)
+    # the element next to the winch is merged below element_band[0] and split above
+    # element_band[1] times the element length (tether.length / model.elements)
+    element_band: tuple[Finite, Finite] = (0.5, 1.6)
+
+    @model_validator(mode="after")
+    def _one_schedule(self) -> Payout:
+        given = [k for k in ("speed", "length", "tension_control") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of speed, length, tension_control"
+                             + (f" (got {', '.join(given)})" if given else ""))
+        if self.interpolation is not None and self.length is None and not isinstance(
+                self.speed, str | dict):
+            raise ValueError("interpolation: only for a speed or length table")
+        if self.interpolation == "cubic" and self.speed is not None:
+            raise ValueError("interpolation: a speed table is piecewise linear (integrated "
+                             "exactly): use 'linear' or leave it out")
+        if "initial_speed" in self.model_fields_set and self.tension_control is None:
+            raise ValueError("initial_speed: only with tension_control (a schedule gives the "
+                             "speed itself)")
+        if self.tension_control is not None and self.max_length is None:
+            raise ValueError("max_length: required with tension_control (the tether on the "
+                             "drum)")
+        lo, hi = self.element_band
+        if not (0.0 < lo < 1.0 < hi and hi - lo > 1.0):
+            raise ValueError("element_band: need 0 < merge < 1 < split and split - merge > 1 "
+                             "(so that a split or merge lands inside the band)")
+        if (self.min_length is not None and self.max_length is not None
+                and self.min_length >= self.max_length):
+            raise ValueError("min_length: must be below max_length")
+        return self
+
+
 class End(_Section):
     """One end of the tether (``start`` at s = 0 or ``end`` at s = length)."""
 
-    type: Literal["fixed", "prescribed", "free"] = "free"
+    type: Literal["fixed", "prescribed", "free", "winch"] = "free"
     position: Vec3 | None = None
     clamp: Vec3 | None = None
     mass: Finite = Field(default=0.0, ge=0)
@@ -308,6 +371,8 @@ class End(_Section):
     # for a sphere); with `mass` and `drag_area` (Cd x frontal area)
     volume: Finite = Field(default=0.0, ge=0)
     ca: Finite = Field(default=0.5, ge=0)
+    # a winch (at `position`, or moving on a `trajectory`) that pays tether out or reels it in
+    payout: Payout | None = None
 
     def body_masses(self, fluid_density: float) -> tuple[float, float]:
         """(inertial mass [kg], weight mass [kg]) of a free end's point body: mass plus the
@@ -321,8 +386,14 @@ class End(_Section):
     def _by_type(self) -> End:
         if self.type == "prescribed" and self.trajectory is None:
             raise ValueError("trajectory: required for a prescribed end")
-        if self.type != "prescribed" and self.trajectory is not None:
-            raise ValueError("trajectory: only a prescribed end takes a trajectory")
+        if self.type not in ("prescribed", "winch") and self.trajectory is not None:
+            raise ValueError("trajectory: only a prescribed end (or a winch on a moving "
+                             "vessel) takes a trajectory")
+        if self.type == "winch" and self.payout is None:
+            raise ValueError("payout: required for a winch (speed, length or "
+                             "tension_control)")
+        if self.type != "winch" and self.payout is not None:
+            raise ValueError("payout: only a winch end pays out")
         if self.type != "free":
             for key in ("mass", "volume", "drag_area", "force_ramp_time"):
                 val = getattr(self, key)
@@ -427,6 +498,9 @@ class Case:
         self.base_dir = base_dir
         self.start_trajectory: Trajectory | None = None
         self.end_trajectory: Trajectory | None = None
+        #: a winch's deployed length ℓ(t) as a motion whose x is ℓ (None: no winch, or
+        #: tension control)
+        self.payout_schedule: Trajectory | None = None
 
     def __getattr__(self, item: str) -> Any:
         if item.startswith("_"):
@@ -447,12 +521,20 @@ class Case:
     def start_position(self) -> np.ndarray:
         return np.array(self.start.position or (0.0, 0.0, 0.0))
 
+    @property
+    def winch_side(self) -> str | None:
+        """``"start"`` or ``"end"`` when that end is a winch, else None."""
+        for which in ("start", "end"):
+            if getattr(self, which).type == "winch":
+                return which
+        return None
+
     def end_motion(self, which: str) -> Trajectory | None:
         """Motion of a held end (``"start"`` or ``"end"``), None for a free end."""
         end = getattr(self, which)
-        if end.type == "prescribed":
+        if end.type == "prescribed" or (end.type == "winch" and end.trajectory is not None):
             return getattr(self, f"{which}_trajectory")
-        if end.type == "fixed":
+        if end.type in ("fixed", "winch"):
             return fixed_point(end.position or (0.0, 0.0, 0.0))
         return None
 
@@ -651,6 +733,68 @@ def _twist_errors(case: Case) -> list[str]:
     return errors
 
 
+def _winch_errors(case: Case) -> list[str]:
+    """A winch end: a model that can grow its end element, one winch, a schedule that
+    keeps at least one element deployed (seed 004 §6.1.1; docs/winch.md)."""
+    from .winch import WINCH_MODELS, load_payout, schedule_range
+
+    side = case.winch_side
+    if side is None:
+        return []
+    errors = []
+    mtype = case.model.type
+    if case.start.type == "winch" and case.end.type == "winch":
+        return ["end.type: one winch per tether (the start end is a winch already)"]
+    if mtype not in WINCH_MODELS:
+        why = (" (its recursion is built on fixed link lengths)" if mtype == "rigid_links"
+               else "")
+        return [f"{side}.type: a winch needs a model whose end element can grow and shrink "
+                f"({', '.join(WINCH_MODELS)}); {mtype} cannot{why}"]
+    end = getattr(case, side)
+    p = end.payout
+    L = case.tether.length
+    L_nom = L / case.model.elements
+    key = f"{side}.payout"
+    if p.tension_control is not None and case.method == "generalized_alpha":
+        errors.append(f"{key}.tension_control: the controller's drum coordinate couples to "
+                      "the whole tether, outside generalized_alpha's band: use rk4 or rk45 "
+                      "(a speed or length schedule works with generalized_alpha)")
+    if mtype == "higher_order":
+        for which in ("start", "end"):
+            e = getattr(case, which)
+            traj = getattr(case, f"{which}_trajectory")
+            if e.torque is not None or e.roll_deg is not None or (
+                    traj is not None and traj.roll is not None):
+                errors.append(f"{which}: a higher_order tether on a winch carries no twist "
+                              "(torque / held roll): the twist of the material on the drum is "
+                              "not modelled; leave torque and roll out")
+                break
+    lmin = p.min_length if p.min_length is not None else L_nom
+    if p.max_length is not None and p.max_length < L:
+        errors.append(f"{key}.max_length: {p.max_length:g} m is below the deployed length at "
+                      f"the start, tether.length = {L:g} m")
+    if lmin > L:
+        errors.append(f"{key}.min_length: {lmin:g} m is above the deployed length at the "
+                      f"start, tether.length = {L:g} m")
+    if p.tension_control is not None:
+        return errors
+    which = "length" if p.length is not None else "speed"
+    try:
+        motion = load_payout(p, L, case.solver.duration, case.base_dir)
+    except ValueError as exc:
+        return errors + [f"{key}.{which}: {exc}"]
+    case.payout_schedule = motion
+    lo, t_lo, hi, t_hi = schedule_range(motion, case.solver.duration)
+    if lo < lmin * (1 - 1e-9):
+        errors.append(f"{key}.{which}: the deployed length falls to {lo:.6g} m at t = "
+                      f"{t_lo:.6g} s, below the least allowed {lmin:.6g} m "
+                      f"({'min_length' if p.min_length is not None else 'one element'})")
+    if p.max_length is not None and hi > p.max_length * (1 + 1e-9):
+        errors.append(f"{key}.{which}: the deployed length reaches {hi:.6g} m at t = "
+                      f"{t_hi:.6g} s, beyond max_length = {p.max_length:g} m")
+    return errors
+
+
 def _check_semantics(case: Case) -> None:
     """Cross-section rules the schema alone cannot express."""
     errors: list[str] = []
@@ -736,9 +880,11 @@ def _check_semantics(case: Case) -> None:
     if s.dt > s.duration:
         errors.append("solver.dt: must not exceed solver.duration")
     # ends
-    kinematic = {"fixed", "prescribed"}
+    kinematic = {"fixed", "prescribed", "winch"}
     if case.end.type == "fixed" and case.end.position is None:
         errors.append("end.position: required for a fixed end")
+    if case.end.type == "winch" and case.end.position is None and case.end.trajectory is None:
+        errors.append("end.position: required for a winch at the end end (or a trajectory)")
     if case.end.type == "free" and case.end.position is not None:
         errors.append("end.position: a free end's position comes from the initial shape")
     for which in ("start", "end"):
@@ -753,7 +899,7 @@ def _check_semantics(case: Case) -> None:
         for key in ("torque", "roll_deg"):
             if getattr(end, key) is not None and mtype not in TORSION_MODELS:
                 errors.append(f"{which}.{key}: needs a model with torsion (higher_order)")
-        if end.type == "prescribed":
+        if end.type == "prescribed" or (end.type == "winch" and end.trajectory is not None):
             try:
                 traj = load_trajectory(end.trajectory, end.interpolation, case.base_dir,
                                        origin=end.position)
@@ -761,6 +907,7 @@ def _check_semantics(case: Case) -> None:
                 errors.append(f"{which}.trajectory: {exc}")
             else:
                 setattr(case, f"{which}_trajectory", traj)
+    errors += _winch_errors(case)
     if mtype in TORSION_MODELS:
         errors += _twist_errors(case)
     if mtype in PLANAR_MODELS:

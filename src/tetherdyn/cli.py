@@ -83,7 +83,13 @@ def _cmd_check(args: argparse.Namespace) -> int:
     tension, how = static_top_tension(case)
     s = case.solver
     print(f"case        : {case.name or args.case}  (valid)")
-    print(f"model       : {case.model.type}, {N} elements, {model.n_nodes} nodes, "
+    nodes = f"{model.n_nodes} nodes"
+    if case.winch_side is not None:
+        p = getattr(case, case.winch_side).payout
+        nodes = (f"{N + 1} nodes (up to {model.n_nodes} as the {case.winch_side} winch pays "
+                 f"out; elements split above {p.element_band[1]:g} and merge below "
+                 f"{p.element_band[0]:g} x {Le:.6g} m)")
+    print(f"model       : {case.model.type}, {N} elements, {nodes}, "
           f"drag law {case.drag_law}, method {case.method}")
     print(f"element     : length {Le:.6g} m, mass {t.linear_mass * Le:.6g} kg")
     print(f"total mass  : {total:.6g} kg (tether {t.linear_mass * t.length:.6g} kg)")

@@ -33,7 +33,37 @@ from ..boundary import end_motion_at, eval_motion, fixed_point, free_end_load
 from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
-from ..spline import CLAMPED, FREE, curvature_integral, spline_curvatures, spline_factor
+from ..spline import (
+    CLAMPED,
+    FREE,
+    curvature_integral,
+    spline_curvatures,
+    spline_factor,
+    spline_refactor,
+)
+from ..winch import (
+    SCHEDULE,
+    W_FAR,
+    W_LNOM,
+    W_LO,
+    W_MODE,
+    W_ON,
+    W_SIDE,
+    active_nodes,
+    initial_winch_state,
+    live_nodes,
+    material_acceleration,
+    material_velocity,
+    payout_state,
+    relayout,
+    remesh_nodes,
+    set_winch_element,
+    winch_nodes,
+    winch_outputs,
+    winch_parameters,
+    winch_rates,
+    winch_thrust,
+)
 from .base import Formulation, lumped_nodes, rk4_critical_step
 
 #: strain above which a run is declared blown up (1000 % stretch)
@@ -45,7 +75,8 @@ BENDING_BAND_TOL = 0.005
 # indices into the packed parameter arrays (module constants: frozen into the kernels)
 EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ, EI, BEND_DAMP = range(14)  # scal
 COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1, BENDING, CLAMP0, CLAMP1 = range(8)  # flags
-L0, ADDED_N, ADDED_T = range(3)  # elem columns
+# elem columns; LDOT: rate of the unstretched length [m/s] (a winch element's, winch.py)
+L0, ADDED_N, ADDED_T, LDOT = range(4)
 MASS, VOLUME = range(2)  # node columns
 # ends columns (row 0 start, row 1 end); MX..MZ: a free end's applied moment [N m];
 # PAYLOAD: a free end body's inertial mass (mass + added mass), WEIGHT: its weight mass
@@ -63,8 +94,14 @@ LumpedMassData = namedtuple(
         # (N,), the factored spline, clamp unit tangents (3, 3: start, end, zero rate); work:
         # r'' and its rate, w = t x r'' (n, 3), element shear magnitude (N,)
         "lu", "bfac", "clamp", "r2", "r2dot", "wb", "shear",
+        # winch (winch.py; W_ON = 0 without one): parameters, the payout schedule, the held
+        # coordinates (changed by a split or merge), work: schedule motion (3, 3), payout
+        # state [ℓ, ṡ, s̈, spare]
+        "winch", "wbreaks", "wcoeffs", "held", "wmotion", "wstate",
     ],
 )
+# With a winch, ``n_nodes`` counts the state's node rows (capacity + the winch's pseudo-node,
+# winch.py); the live count is read from the state. Without one both are the node count.
 # Kernels pass individual arrays to their helpers, never the whole tuple: handing a tuple
 # of many arrays to a non-inlined function costs ~0.3 us per call (measured).
 
@@ -98,7 +135,8 @@ def _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, length,
         dvx = vel[e + 1, 0] - vel[e, 0]
         dvy = vel[e + 1, 1] - vel[e, 1]
         dvz = vel[e + 1, 2] - vel[e, 2]
-        strain_rate = (dvx * qx + dvy * qy + dvz * qz) * inv_Lu  # seed 004 eq. (2.11)
+        # seed 004 eq. (2.11); a growing element (a winch's) also stretches less by L'_u
+        strain_rate = (dvx * qx + dvy * qy + dvz * qz - L * inv_Lu * elem[e, LDOT]) * inv_Lu
         elastic = scal[EA] * strain
         viscous = scal[DAMPING] * strain_rate
         if flags[COMPRESSION] == 0 and strain <= 0.0:  # bilinear law, seed 004 eq. (2.17)
@@ -160,13 +198,13 @@ def _bending_forces(t, n, flags, scal, ends, lu, bfac, clamp, pos, vel, force, t
     c0 = flags[CLAMP0]
     c1 = flags[CLAMP1]
     # nodal curvature vectors r'' of the C2 spline — seed 004 eq. (3.12)
-    spline_curvatures(pos, lu, bfac, c0, c1, clamp[0], clamp[1], r2)
+    spline_curvatures(pos[:n], lu, bfac, c0, c1, clamp[0], clamp[1], r2[:n])
     cb = scal[BEND_DAMP]
     damped = cb > 0.0
     if damped:
         # the curvature rates: the same linear spline applied to the node velocities; a
         # clamp's direction is constant (fixed or prescribed end), so its slope rate is 0
-        spline_curvatures(vel, lu, bfac, c0, c1, clamp[2], clamp[2], r2dot)
+        spline_curvatures(vel[:n], lu, bfac, c0, c1, clamp[2], clamp[2], r2dot[:n])
     for k in range(n):
         # unit spline tangent at the node and the curvature-binormal w = t x r''
         # (= kappa b of seed 004 App. A for the spline; 0 where r'' = 0 or r'' || t)
@@ -309,12 +347,13 @@ def _node_mass(i, n, node, ends):
 
 
 @kernel
-def _load_state(t, y, n, flags, b0, c0, b1, c1, motion, pos, vel):
-    """Node positions/velocities from y into pos/vel; held ends from their motion at t."""
+def _load_state(t, y, n, ns, flags, b0, c0, b1, c1, motion, pos, vel):
+    """Positions/velocities of the n live nodes from y (``ns`` node rows) into pos/vel; held
+    ends from their motion at t."""
     for i in range(n):
         for a in range(3):
             pos[i, a] = y[3 * i + a]
-            vel[i, a] = y[3 * n + 3 * i + a]
+            vel[i, a] = y[3 * ns + 3 * i + a]
     if flags[HELD0]:
         eval_motion(b0, c0, t, motion[0])
         for a in range(3):
@@ -327,22 +366,71 @@ def _load_state(t, y, n, flags, b0, c0, b1, c1, motion, pos, vel):
             vel[n - 1, a] = motion[1, 1, a]
 
 
+@inline_kernel
+def _prepare(t, y, d):
+    """The live node count of y; with a winch also the payout state (d.wstate) and the winch
+    element's length and masses at time t (winch.py)."""
+    ns = d.n_nodes
+    w = d.winch
+    if w[W_ON] == 0.0:
+        return ns
+    n = active_nodes(y, ns, w)
+    if d.wstate[3] != n:  # a state of another layout (a split, a merge, an output row)
+        relayout(n, y[3 * (ns - 1)], w, d.elem, d.node, d.held, d.flags[HELD0],
+                 d.flags[HELD1])
+        d.wstate[3] = n
+    payout_state(t, y, ns, w, d.wbreaks, d.wcoeffs, d.wmotion, d.wstate)
+    L_w = set_winch_element(n, d.wstate[0], d.wstate[1], w, d.elem, d.node)
+    if d.flags[BENDING]:
+        d.lu[winch_nodes(n, w)[2]] = L_w
+        spline_refactor(d.lu[:n - 1], d.flags[CLAMP0], d.flags[CLAMP1], d.bfac)
+    return n
+
+
+@inline_kernel
+def _loads(t, y, d, n):
+    """Positions, velocities and the tether's own nodal loads (tension, drag, weight,
+    bending, the winch's material thrust) of the n live nodes of y into d.pos/vel/force."""
+    flags = d.flags
+    _load_state(t, y, n, d.n_nodes, flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1,
+                d.motion, d.pos, d.vel)
+    _tether_forces(n, flags, d.scal, d.elem, d.node, d.pos, d.vel, d.force, d.tangent,
+                   d.length, d.tension, d.tmp)
+    if flags[BENDING]:
+        _bending_forces(t, n, flags, d.scal, d.ends, d.lu[:n - 1], d.bfac, d.clamp, d.pos,
+                        d.vel, d.force, d.tangent, d.length, d.r2, d.r2dot, d.wb, d.shear,
+                        d.tmp)
+    if d.winch[W_ON] != 0.0:
+        winch_thrust(n, d.winch, d.pos, d.vel, d.wstate[1], d.elem[winch_nodes(n, d.winch)[2],
+                     L0], d.force, d.tmp)
+
+
+@kernel
+def _rest_rates(t, y, n, ns, winch, tension, wstate, dydt):
+    """Zero rates for the dead node rows; the winch pseudo-node's rates (winch.py)."""
+    if winch[W_ON] == 0.0:
+        return
+    for i in range(n, ns - 1):
+        for a in range(3):
+            dydt[3 * i + a] = 0.0
+            dydt[3 * ns + 3 * i + a] = 0.0
+    winch_rates(t, y, ns, winch, tension[winch_nodes(n, winch)[2]], wstate[0], wstate[1],
+                wstate[2], dydt)
+
+
 @kernel
 def rhs(t, y, dydt, d):
     """dy/dt for the lumped-mass cable: node velocities and accelerations, seed 004 (2.16)."""
-    n = d.n_nodes
+    n = _prepare(t, y, d)
+    ns = d.n_nodes
     flags, scal, elem, node, ends = d.flags, d.scal, d.elem, d.node, d.ends
-    pos, vel, force, tangent, motion, tmp = d.pos, d.vel, d.force, d.tangent, d.motion, d.tmp
-    _load_state(t, y, n, flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, motion, pos, vel)
-    _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, d.length, d.tension,
-                   tmp)
-    if flags[BENDING]:
-        _bending_forces(t, n, flags, scal, ends, d.lu, d.bfac, d.clamp, pos, vel, force,
-                        tangent, d.length, d.r2, d.r2dot, d.wb, d.shear, tmp)
+    vel, force, tangent, motion, tmp = d.vel, d.force, d.tangent, d.motion, d.tmp
+    _loads(t, y, d, n)
+    _rest_rates(t, y, n, ns, d.winch, d.tension, d.wstate, dydt)
     M = motion[2]
     fluid = scal[RHO] > 0.0
     for i in range(n):
-        base = 3 * n + 3 * i
+        base = 3 * ns + 3 * i
         for a in range(3):
             dydt[3 * i + a] = vel[i, a]
         if (i == 0 and flags[HELD0]) or (i == n - 1 and flags[HELD1]):
@@ -374,28 +462,44 @@ def rhs(t, y, dydt, d):
 
 @kernel
 def enforce(t, y, d):
-    """Overwrite held ends in the state with their prescribed position and velocity."""
-    n = d.n_nodes
+    """Overwrite held ends in the state with their prescribed position and velocity (and a
+    winch schedule's deployed length and payout speed)."""
+    ns = d.n_nodes
+    n = active_nodes(y, ns, d.winch)
     for w in range(2):
         if d.flags[HELD0 + w]:
             node = 0 if w == 0 else n - 1
             end_motion_at(w, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, t, d.motion[w])
             for a in range(3):
                 y[3 * node + a] = d.motion[w, 0, a]
-                y[3 * n + 3 * node + a] = d.motion[w, 1, a]
+                y[3 * ns + 3 * node + a] = d.motion[w, 1, a]
+    if d.winch[W_ON] != 0.0 and d.winch[W_MODE] == SCHEDULE:
+        payout_state(t, y, ns, d.winch, d.wbreaks, d.wcoeffs, d.wmotion, d.wstate)
+        y[3 * (ns - 1)] = d.wstate[0]
+        y[3 * ns + 3 * (ns - 1)] = d.wstate[1]
+
+
+@kernel
+def remesh(t, y, d):
+    """A winch's split or merge after an accepted step (winch.py); 1 when y changed."""
+    if d.winch[W_ON] == 0.0:
+        return 0
+    return remesh_nodes(t, y, d.n_nodes, d.winch, d.elem, d.node, d.held, d.flags[HELD0],
+                        d.flags[HELD1], d.tmp)
 
 
 @kernel
 def check(t, y, d):
     """Index of an element with non-finite or absurd strain, or -1 when the state is sound."""
-    n = d.n_nodes
+    ns = d.n_nodes
+    n = _prepare(t, y, d)
     for e in range(n - 1):
         s = 0.0
         L2 = 0.0
         for a in range(3):
             dx = y[3 * (e + 1) + a] - y[3 * e + a]
             L2 += dx * dx
-            s += y[3 * n + 3 * e + a] + y[3 * n + 3 * (e + 1) + a]
+            s += y[3 * ns + 3 * e + a] + y[3 * ns + 3 * (e + 1) + a]
         if not (math.isfinite(L2) and math.isfinite(s)):
             return e
         if math.sqrt(L2) / d.elem[e, L0] - 1.0 > ABSURD_STRAIN:
@@ -409,12 +513,13 @@ def check(t, y, d):
 
 
 @kernel
-def _positions_from(y, n, pos, vel):
-    """Node positions/velocities straight from y (held coordinates as given)."""
+def _positions_from(y, n, ns, pos, vel):
+    """Positions/velocities of the n live nodes straight from y (``ns`` node rows; held
+    coordinates as given)."""
     for i in range(n):
         for a in range(3):
             pos[i, a] = y[3 * i + a]
-            vel[i, a] = y[3 * n + 3 * i + a]
+            vel[i, a] = y[3 * ns + 3 * i + a]
 
 
 @kernel
@@ -422,14 +527,20 @@ def force(t, y, F, d):
     """Generalized applied force F [N] on every coordinate: tension, damping, weight and
     buoyancy, drag, and at free ends the applied force and payload weight/drag — seed 004
     eq. (2.16)'s right-hand side, without inertia. Held coordinates are read from y."""
-    n = d.n_nodes
+    n = _prepare(t, y, d)
+    ns = d.n_nodes
     scal, ends, vel, force_, tmp = d.scal, d.ends, d.vel, d.force, d.tmp
-    _positions_from(y, n, d.pos, vel)
+    _positions_from(y, n, ns, d.pos, vel)
     _tether_forces(n, d.flags, scal, d.elem, d.node, d.pos, vel, force_, d.tangent, d.length,
                    d.tension, tmp)
     if d.flags[BENDING]:
-        _bending_forces(t, n, d.flags, scal, ends, d.lu, d.bfac, d.clamp, d.pos, vel, force_,
-                        d.tangent, d.length, d.r2, d.r2dot, d.wb, d.shear, tmp)
+        _bending_forces(t, n, d.flags, scal, ends, d.lu[:n - 1], d.bfac, d.clamp, d.pos, vel,
+                        force_, d.tangent, d.length, d.r2, d.r2dot, d.wb, d.shear, tmp)
+    if d.winch[W_ON] != 0.0:
+        winch_thrust(n, d.winch, d.pos, vel, d.wstate[1], d.elem[winch_nodes(n, d.winch)[2],
+                     L0], force_, tmp)
+        for i in range(3 * n, F.size):  # dead rows and the (held) pseudo-node
+            F[i] = 0.0
     for w in range(2):
         if not d.flags[HELD0 + w]:
             i = 0 if w == 0 else n - 1
@@ -445,12 +556,15 @@ def force(t, y, F, d):
 def mass(t, y, Mb, d):
     """Mass matrix [kg] in lower band storage Mb[k, j] = M[j + k, j] (band 5): per node the
     point mass (payload included) plus the added mass of its half elements, seed 004
-    eqs. (2.14)–(2.15); block diagonal (no coupling between nodes)."""
-    n = d.n_nodes
+    eqs. (2.14)–(2.15); block diagonal (no coupling between nodes). Dead rows and a winch's
+    pseudo-node get 1."""
+    n = _prepare(t, y, d)
     tangent, M = d.tangent, d.motion[2]
     for k in range(Mb.shape[0]):
         for j in range(Mb.shape[1]):
             Mb[k, j] = 0.0
+    for j in range(3 * n, Mb.shape[1]):
+        Mb[0, j] = 1.0
     fluid = d.scal[RHO] > 0.0
     if fluid:
         for e in range(n - 1):
@@ -475,29 +589,55 @@ def mass(t, y, Mb, d):
 
 @kernel
 def held_acc(t, y, acc, d):
-    """Prescribed accelerations [m/s^2] of the held ends' coordinates into acc."""
-    n = d.n_nodes
+    """Prescribed accelerations [m/s^2] of the held ends' coordinates into acc (dead rows
+    and a winch's pseudo-node: 0, a schedule's payout acceleration)."""
+    ns = d.n_nodes
+    n = active_nodes(y, ns, d.winch)
     for w in range(2):
         if d.flags[HELD0 + w]:
             i = 0 if w == 0 else n - 1
             end_motion_at(w, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, t, d.motion[w])
             for a in range(3):
                 acc[3 * i + a] = d.motion[w, 2, a]
+    if d.winch[W_ON] != 0.0:
+        for i in range(3 * n, 3 * ns):
+            acc[i] = 0.0
+        payout_state(t, y, ns, d.winch, d.wbreaks, d.wcoeffs, d.wmotion, d.wstate)
+        acc[3 * (ns - 1)] = d.wstate[2]
 
 
 @kernel
 def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, potential,
-                curvature, shear):
+                curvature, shear, winch_out):
     """Element tension, end forces and energies at each output instant (results layer);
     with bending also the nodal curvature |r''| [1/m] and the element shear magnitude [N].
 
     dydt (state size) and M (3x3) are work arrays; curvature/shear are only written when
-    bending is on.
+    bending is on. Node and element columns beyond the live ones are left untouched (the
+    caller pads them). With a winch, ``winch_out[j]`` gets [live nodes, deployed length ℓ
+    [m], payout speed ṡ [m/s], momentum of the deployed tether and its far-end body
+    (3) [kg m/s]]; the winch node's lumped mass moves with the material velocity u
+    (winch.py) in the kinetic energy, the momentum and the winch end's inertia.
     """
-    n = d.n_nodes
-    scal, node, ends, elem = d.scal, d.node, d.ends, d.elem
+    ns = d.n_nodes
+    scal, node, ends, elem, winch = d.scal, d.node, d.ends, d.elem, d.winch
+    u = d.tmp[0:3]
+    du = d.wmotion[2]
     for j in range(times.size):
+        n = active_nodes(Y[j], ns, winch)
+        has_winch = winch[W_ON] != 0.0
         rhs(times[j], Y[j], dydt, d)
+        iw = -1
+        if has_winch:
+            iw, ip, ew = winch_nodes(n, winch)
+            speed = d.wstate[1]
+            L_w = elem[ew, L0]
+            material_velocity(d.pos, d.vel, iw, ip, speed, L_w, u)
+            # the material's acceleration at the winch: winch node's plus the payout terms
+            for a in range(3):
+                du[a] = dydt[3 * ns + 3 * iw + a]
+            material_acceleration(d.pos, d.vel, du, iw, ip, speed,
+                                  dydt[3 * ns + 3 * (ns - 1)], L_w, d.tmp[3:6])
         for e in range(n - 1):
             tension[j, e] = d.tension[e]
         # force the tether exerts on each end's holder: its own nodal load minus the
@@ -509,10 +649,13 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
             for a in range(3):
                 ma = 0.0
                 for b in range(3):
-                    ma += M[a, b] * dydt[3 * n + 3 * i + b]
+                    acc = d.tmp[3 + b] if i == iw else dydt[3 * ns + 3 * i + b]
+                    ma += M[a, b] * acc
                 out[j, a] = d.force[i, a] - ma
         ke = 0.0
         pe = 0.0
+        for a in range(3):
+            winch_out[j, 3 + a] = 0.0
         for i in range(n):
             m = _node_mass(i, n, node, ends)
             _mass_matrix(i, n, m, elem, d.tangent, M)
@@ -522,9 +665,16 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
             if i == n - 1:
                 w_i += ends[1, WEIGHT]
             for a in range(3):
+                va = u[a] if i == iw else d.vel[i, a]
                 for b in range(3):
-                    ke += 0.5 * d.vel[i, a] * M[a, b] * d.vel[i, b]
+                    vb = u[b] if i == iw else d.vel[i, b]
+                    ke += 0.5 * va * M[a, b] * vb
                 pe -= w_i * scal[GX + a] * d.pos[i, a]
+                if has_winch:
+                    ms = node[i, MASS]  # structural mass, a far-end body's included
+                    if (i == n - 1 and winch[W_SIDE] == 0.0) or (i == 0 and winch[W_SIDE] == 1.0):
+                        ms += winch[W_FAR]
+                    winch_out[j, 3 + a] += ms * va
         for e in range(n - 1):
             strain = d.length[e] / elem[e, L0] - 1.0
             if d.flags[COMPRESSION] or strain > 0.0:
@@ -535,9 +685,13 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
                 curvature[j, i] = math.sqrt(r2[i, 0] ** 2 + r2[i, 1] ** 2 + r2[i, 2] ** 2)
             for e in range(n - 1):
                 shear[j, e] = d.shear[e]
-            pe += 0.5 * scal[EI] * curvature_integral(r2, d.lu)  # bending energy
+            pe += 0.5 * scal[EI] * curvature_integral(r2, d.lu[:n - 1])  # bending energy
         kinetic[j] = ke
         potential[j] = pe
+        if has_winch:
+            winch_out[j, 0] = n
+            winch_out[j, 1] = d.wstate[0]
+            winch_out[j, 2] = d.wstate[1]
 
 
 class LumpedMass(Formulation):
@@ -547,6 +701,7 @@ class LumpedMass(Formulation):
     fastest_mode = "axial (stiffest element)"
     rhs = staticmethod(rhs)
     enforce = staticmethod(enforce)
+    remesh = staticmethod(remesh)
     check = staticmethod(check)
     # second-order surface (generalized_alpha)
     band = 5
@@ -559,14 +714,17 @@ class LumpedMass(Formulation):
         t = case.tether
         N = case.model.elements
         n = N + 1
-        self.n_elements = N
-        self.n_nodes = n
-        self.n_q = 3 * n
-        self.held = np.zeros(3 * n, dtype=np.int64)
-        self.held[:3] = case.start.type != "free"
-        self.held[-3:] = case.end.type != "free"
-        L0, self.arc_length, node_mass, node_volume = lumped_nodes(case)
         rho = case.environment.fluid_density
+        winch, wbreaks, wcoeffs, cap = winch_parameters(
+            case, t.linear_mass, t.displaced, rho * t.ca_normal * t.displaced,
+            rho * t.ca_tangential * t.displaced, added_per_element=True)
+        self.winch = bool(winch[W_ON])
+        # with a winch: node rows for the most live nodes (cap) plus the pseudo-node
+        ns = cap + 1 if self.winch else n
+        self.n_elements = cap - 1 if self.winch else N
+        self.n_nodes = cap if self.winch else n
+        self.n_q = 3 * ns
+        L0, self.arc_length, node_mass, node_volume = lumped_nodes(case)
         ends = (case.start, case.end)
         # a free end gets placeholder arrays (the kernels never read them)
         m0, m1 = (case.end_motion(w) or fixed_point((0.0, 0.0, 0.0)) for w in ("start", "end"))
@@ -599,29 +757,47 @@ class LumpedMass(Formulation):
             elif bending and e.clamp is not None:
                 flags[CLAMP0 + w] = 1
                 clamp[w] = np.asarray(e.clamp, dtype=float) / np.linalg.norm(e.clamp)
+        # seed 004 eq. (2.14): added mass rho V Ca, normal and tangential
+        elem = np.column_stack([L0, rho * t.ca_normal * (t.displaced * L0),
+                                rho * t.ca_tangential * (t.displaced * L0), np.zeros(N)])
+        node = np.column_stack([node_mass, node_volume])
+        lu = L0.copy()
+        if self.winch:  # room for the longest deployment; rows beyond the live ones unused
+            elem = np.vstack([elem, np.ones((ns - 1 - N, 4))])
+            node = np.vstack([node, np.zeros((ns - n, 2))])
+            lu = np.concatenate([lu, np.ones(ns - 1 - N)])
         if bending:
-            nb, Nb = n, N
-            bfac = spline_factor(L0, CLAMPED if flags[CLAMP0] else FREE,
-                                 CLAMPED if flags[CLAMP1] else FREE)
+            nb, Nb = ns, ns - 1
+            bfac = np.zeros((ns, 3))
+            bfac[:n] = spline_factor(L0, CLAMPED if flags[CLAMP0] else FREE,
+                                     CLAMPED if flags[CLAMP1] else FREE)
         else:  # 1-row placeholders the kernels never read
             nb, Nb = 1, 1
             bfac = np.zeros((1, 3))
+        held = np.zeros(3 * ns, dtype=np.int64)
+        held[:3] = case.start.type != "free"
+        held[3 * (n - 1):3 * n] = case.end.type != "free"
+        self.held = held  # the data's own array: a winch split or merge updates it
         self.data = LumpedMassData(
-            n_nodes=n,
+            n_nodes=ns,
             flags=flags,
             scal=scal,
-            # seed 004 eq. (2.14): added mass rho V Ca, normal and tangential
-            elem=np.column_stack([L0, rho * t.ca_normal * (t.displaced * L0),
-                                  rho * t.ca_tangential * (t.displaced * L0)]),
-            node=np.column_stack([node_mass, node_volume]),
+            elem=elem,
+            node=node,
             ends=end_table,
             breaks0=m0.breaks, coeffs0=m0.coeffs, breaks1=m1.breaks, coeffs1=m1.coeffs,
-            pos=np.zeros((n, 3)), vel=np.zeros((n, 3)), force=np.zeros((n, 3)),
-            tangent=np.zeros((N, 3)), length=np.zeros(N), tension=np.zeros(N),
+            pos=np.zeros((ns, 3)), vel=np.zeros((ns, 3)), force=np.zeros((ns, 3)),
+            tangent=np.zeros((ns - 1, 3)), length=np.zeros(ns - 1), tension=np.zeros(ns - 1),
             motion=np.zeros((3, 3, 3)), tmp=np.zeros(9),
-            lu=np.ascontiguousarray(L0[:Nb]), bfac=bfac, clamp=clamp, r2=np.zeros((nb, 3)),
+            lu=np.ascontiguousarray(lu[:Nb]), bfac=bfac, clamp=clamp, r2=np.zeros((nb, 3)),
             r2dot=np.zeros((nb, 3)), wb=np.zeros((nb, 3)), shear=np.zeros(Nb),
+            winch=winch, wbreaks=wbreaks, wcoeffs=wcoeffs, held=held,
+            wmotion=np.zeros((3, 3)), wstate=np.zeros(4),
         )
+        if self.winch:
+            relayout(n, t.length, winch, self.data.elem, self.data.node, held,
+                     int(case.start.type != "free"), int(case.end.type != "free"))
+            self.data.wstate[3] = n  # the layout the tables hold (see _prepare)
         self._bending_mode: tuple[float, int, float] | None = None
         if bending and case.method == "generalized_alpha":
             self.band = 3 * self.bending_band_nodes(case.solver.dt) + 2
@@ -638,35 +814,50 @@ class LumpedMass(Formulation):
         """
         z = (self.bending_mode()[2] * h) ** 2
         k = 1
-        while z * (2.0 - math.sqrt(3.0)) ** k > BENDING_BAND_TOL and k < self.n_nodes - 1:
+        while z * (2.0 - math.sqrt(3.0)) ** k > BENDING_BAND_TOL and k < self.data.n_nodes - 1:
             k += 1
         return k
 
     # -- the formulation surface -------------------------------------------------------
     def initial_state(self) -> np.ndarray:
         pos, vel = initial_nodes(self.case, self.arc_length)
-        return np.concatenate([pos.ravel(), vel.ravel()])
+        if not self.winch:
+            return np.concatenate([pos.ravel(), vel.ravel()])
+        return initial_winch_state(self.case, self.data.n_nodes, self.data.winch, pos, vel)
 
     def node_states(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Node positions and velocities (k, nodes, 3) of states Y (k, state size); with a
+        winch the node rows beyond the live ones are NaN."""
+        ns = self.data.n_nodes
         n = self.n_nodes
         k = Y.shape[0]
-        return Y[:, : 3 * n].reshape(k, n, 3), Y[:, 3 * n:].reshape(k, n, 3)
+        pos = Y[:, : 3 * ns].reshape(k, ns, 3)[:, :n].copy()
+        vel = Y[:, 3 * ns:].reshape(k, ns, 3)[:, :n].copy()
+        if self.winch:
+            dead = np.arange(n)[None, :] >= live_nodes(Y, ns)[:, None]
+            pos[dead] = np.nan
+            vel[dead] = np.nan
+        return pos, vel
 
     def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
         k = times.size
         N = self.n_elements
-        tension = np.empty((k, N))
+        fill = np.nan if self.winch else 0.0
+        tension = np.full((k, N), fill)
         f0 = np.empty((k, 3))
         f1 = np.empty((k, 3))
         ke = np.empty(k)
         pe = np.empty(k)
-        curv = np.zeros((k, self.n_nodes))
-        shear = np.zeros((k, N))
+        curv = np.full((k, self.n_nodes), fill)
+        shear = np.full((k, N), fill)
+        wout = np.zeros((k, 6))
         diagnostics(times, np.ascontiguousarray(Y), self.data, np.empty(Y.shape[1]),
-                    np.empty((3, 3)), tension, f0, f1, ke, pe, curv, shear)
+                    np.empty((3, 3)), tension, f0, f1, ke, pe, curv, shear, wout)
         pos, vel = self.node_states(Y)
         out = dict(position=pos, velocity=vel, tension=tension, start_force=f0,
                    end_force=f1, kinetic_energy=ke, potential_energy=pe)
+        if self.winch:
+            out.update(winch_outputs(self.data.winch, wout, self.n_nodes))
         if self.bending:
             out["curvature"] = (("time", "node"), curv, {
                 "units": "1/m", "long_name": "curvature |r''| of the spline through the nodes"})
@@ -680,14 +871,15 @@ class LumpedMass(Formulation):
         the first call (buffers kept on the model)."""
         if not hasattr(self, "_probe"):
             n, N = self.n_nodes, self.n_elements
-            self._probe = (np.zeros(1), np.zeros((1, 6 * n)), np.empty(6 * n),
+            ny = 6 * self.data.n_nodes
+            self._probe = (np.zeros(1), np.zeros((1, ny)), np.empty(ny),
                            np.empty((3, 3)), np.empty((1, N)), np.empty((1, 3)),
                            np.empty((1, 3)), np.empty(1), np.empty(1), np.empty((1, n)),
-                           np.empty((1, N)))
-        times, Y, dydt, M, tension, f0, f1, ke, pe, curv, shear = self._probe
+                           np.empty((1, N)), np.empty((1, 6)))
+        times, Y, dydt, M, tension, f0, f1, ke, pe, curv, shear, wout = self._probe
         times[0] = t
         Y[0] = y
-        diagnostics(times, Y, self.data, dydt, M, tension, f0, f1, ke, pe, curv, shear)
+        diagnostics(times, Y, self.data, dydt, M, tension, f0, f1, ke, pe, curv, shear, wout)
         out[0] = f0[0]
         out[1] = f1[0]
 
@@ -695,12 +887,27 @@ class LumpedMass(Formulation):
         """Per element: unstretched length [m], mass [kg], axial stiffness EA/L [N/m] and
         damping C_ID/L [N s/m]; per node: point mass [kg] (payloads included)."""
         d = self.data
-        Lu = d.elem[:, L0]
-        mass = d.node[:, MASS].copy()
+        Lu = self.element_lengths()
+        m = self.case.tether.linear_mass * Lu
+        mass = np.zeros(Lu.size + 1)
+        mass[:-1] += 0.5 * m
+        mass[1:] += 0.5 * m
         mass[0] += d.ends[0, PAYLOAD]
         mass[-1] += d.ends[1, PAYLOAD]
-        return dict(length=Lu, mass=self.case.tether.linear_mass * Lu, node_mass=mass,
+        return dict(length=Lu, mass=m, node_mass=mass,
                     stiffness=d.scal[EA] / Lu, damping=d.scal[DAMPING] / Lu)
+
+    def element_lengths(self) -> np.ndarray:
+        """Unstretched element lengths [m]; with a winch those of the starting layout with
+        the winch element at its shortest (the band's merge length: the stiffest state,
+        which sets the time step)."""
+        if not self.winch:
+            return self.data.elem[:, L0]
+        w = self.data.winch
+        N = self.case.model.elements
+        Lu = np.full(N, w[W_LNOM])
+        Lu[0 if w[W_SIDE] == 0.0 else N - 1] = min(w[W_LO], w[W_LNOM])
+        return Lu
 
     def critical_time_step(self) -> tuple[float, int, float]:
         """Largest stable RK4 step [s], the element that limits it, and its frequency [rad/s].
@@ -734,8 +941,8 @@ class LumpedMass(Formulation):
         import scipy.sparse as sp
 
         d = self.data
-        L = d.lu
-        n = self.n_nodes
+        L = self.element_lengths()
+        n = L.size + 1
         N = n - 1
         a_sub = np.zeros(n - 1)
         a_diag = np.ones(n)
@@ -767,9 +974,11 @@ class LumpedMass(Formulation):
         if self._bending_mode is not None:
             return self._bending_mode
         d = self.data
-        n = self.n_nodes
+        n = self.element_lengths().size + 1
         m = self.element_properties()["node_mass"].copy()
-        added = d.elem[:, ADDED_N]
+        t = self.case.tether
+        added = (self.case.environment.fluid_density * t.ca_normal * t.displaced
+                 * self.element_lengths())
         m[:-1] += 0.5 * added
         m[1:] += 0.5 * added
         free = np.ones(n, dtype=bool)
@@ -811,7 +1020,7 @@ class LumpedMass(Formulation):
         """The axial bound of :meth:`critical_time_step`."""
         p = self.element_properties()
         k, c, m = p["stiffness"], p["damping"], p["node_mass"]
-        n = self.n_nodes
+        n = m.size
         best = (math.inf, 0, 0.0)
         for i in range(n):
             if (i == 0 and self.data.flags[HELD0]) or (i == n - 1 and self.data.flags[HELD1]):

@@ -1,0 +1,536 @@
+"""Winch ends: paying tether out and reeling it in (variable-length tethers).
+
+A winch end is a held node (at a fixed point, or moving with a vessel on a trajectory)
+through which material flows: the element next to it — the *winch element* — has an
+unstretched length that grows as tether is paid out and shrinks as it is reeled in. When it
+leaves the band ``element_band × L_nom`` (L_nom = tether.length / model.elements) it is split
+(a new node is inserted L_nom from its far node) or merged with its neighbour (that node is
+removed). Seed 004 §6.1.1 names pay-out/pay-in as the first item of future work; the
+scheme is the variable-length first element of the towed- and ROV-tether literature.
+
+The deployed length ℓ(t) comes from a schedule (payout speed or deployed length versus
+time) or from a tension controller. The payout speed is ṡ = dℓ/dt (> 0: paying out).
+
+Momentum. Tether material passes the winch with the velocity u = v_W + ṡ t̂ (v_W the winch's
+velocity, t̂ the winch element's unit tangent pointing away from the winch). Half of the
+winch element's mass is lumped on the winch node (moving with u) and half on its neighbour
+P, whose share grows at ṁ/2 (ṁ = m' ṡ). P's equation of motion carries the thrust of the
+material it gains or loses, (ṁ/2)(u − v_P) (Meshchersky), so that the deployed tether's
+momentum P = m_W u + Σ m_i v_i obeys dP/dt = F_winch + ṁ u + external loads exactly
+(docs/winch.md). Splits place the new node on the straight winch element with the velocity
+interpolated between u and v_P, which conserves mass and momentum exactly and leaves every
+strain unchanged; merges keep the neighbour's position and give it the velocity that
+conserves momentum.
+
+State layout. The state holds ``slots`` node rows: capacity for the most nodes the run can
+need, plus one pseudo-node for the winch: q = (ℓ, ∫∫e, n_active) and q̇ = (ṡ, ∫e, 0)
+(e = T − T_target of the controller). Nodes 0 … n_active − 1 are live, node 0 is the start
+end and n_active − 1 the end end (results-format.md, variable-length runs); rows beyond are
+zero and have zero rates.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+from ._jit import inline_kernel, kernel
+from .boundary import Trajectory, _read_csv, eval_motion, load_trajectory
+
+__all__ = ["load_payout", "payout_capacity", "winch_parameters", "WINCH_MODELS"]
+
+#: models whose element next to an end can grow and shrink
+WINCH_MODELS = ("lumped_mass", "higher_order")
+
+# the packed winch parameters (float64 array)
+(W_ON, W_SIDE, W_LNOM, W_LO, W_HI, W_MODE, W_TARGET, W_KP, W_KI, W_VMAX, W_AMAX, W_TAU,
+ W_LMIN, W_LMAX, W_MPL, W_VPL, W_ADDN, W_ADDT, W_SCALE, W_SLOTS, W_FAR, W_EA, W_WX, W_WY,
+ W_WZ) = range(25)
+N_WINCH = 25
+#: payout modes
+SCHEDULE, CONTROL = 0, 1
+# element / node columns the winch writes (the models' own indices; asserted there)
+# LDOT: the rate of change of the element's unstretched length [m/s] (the winch element's
+# ṡ, else 0): the material strain rate is (l̇ − (l/L_u) L̇_u)/L_u
+L0, ADDED_N, ADDED_T, LDOT = range(4)
+MASS, VOLUME = range(2)
+
+
+# -- building (Python) ------------------------------------------------------------------
+
+
+def _table(spec, column: str, base_dir: Path | None) -> tuple[np.ndarray, np.ndarray]:
+    """(t, values) of a payout table: a CSV path or an inline {t: [...], column: [...]}."""
+    if isinstance(spec, str):
+        path = Path(spec)
+        if not path.is_absolute() and base_dir is not None:
+            path = base_dir / path
+        cols = _read_csv(path)
+    else:
+        cols = spec
+    missing = [c for c in ("t", column) if c not in cols]
+    if missing:
+        raise ValueError(f"missing column(s) {', '.join(missing)} (need t, {column})")
+    unknown = [c for c in cols if c not in ("t", column)]
+    if unknown:
+        raise ValueError(f"unknown column(s) {', '.join(unknown)} (need t, {column})")
+    try:
+        t = np.asarray(cols["t"], dtype=float)
+        v = np.asarray(cols[column], dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"columns t and {column} must be lists of numbers") from None
+    return t, v
+
+
+def load_payout(payout, length0: float, duration: float,
+                base_dir: Path | None = None) -> Trajectory | None:
+    """The deployed length ℓ(t) [m] of a payout schedule as a motion whose x is ℓ (None for
+    tension control). Speed tables are integrated exactly from ℓ(0) = ``length0``; length
+    tables must start at ``length0``. After a table's last row the winch stops.
+    Raises ValueError naming the problem (the caller prefixes the key)."""
+    if payout.tension_control is not None:
+        return None
+    if payout.length is not None:
+        t, ell = _table(payout.length, "length", base_dir)
+        motion = load_trajectory({"t": list(t), "x": list(ell), "y": [0.0] * t.size,
+                                  "z": [0.0] * t.size}, payout.interpolation or "cubic")
+        start = motion.evaluate(0.0)[0][0]
+        if not math.isclose(start, length0, rel_tol=1e-9, abs_tol=1e-12):
+            raise ValueError(f"the deployed length at t = 0 is {start:g} m but tether.length "
+                             f"(the length deployed at the start) is {length0:g} m")
+        return motion
+    if isinstance(payout.speed, str | dict):
+        t, v = _table(payout.speed, "speed", base_dir)
+        if t.size and t[0] > 0.0:
+            raise ValueError("the table must start at t <= 0")
+    else:
+        t = np.array([0.0, max(duration, 1.0) * 2.0])
+        v = np.full(2, float(payout.speed))
+    zeros = [0.0] * t.size
+    return load_trajectory({"t": list(t), "vx": list(v), "vy": zeros, "vz": zeros},
+                           "linear", origin=(length0, 0.0, 0.0))
+
+
+def schedule_range(motion: Trajectory, duration: float) -> tuple[float, float, float, float]:
+    """(smallest ℓ, its time, largest ℓ, its time) [m, s] of a schedule over [0, duration]."""
+    t = np.union1d(np.linspace(0.0, duration, 4001),
+                   motion.breaks[(motion.breaks >= 0.0) & (motion.breaks <= duration)])
+    ell = np.array([motion.evaluate(float(x))[0][0] for x in t])
+    i, j = int(np.argmin(ell)), int(np.argmax(ell))
+    return float(ell[i]), float(t[i]), float(ell[j]), float(t[j])
+
+
+def payout_capacity(max_length: float, element_length: float, band_hi: float) -> int:
+    """Most live nodes a run can need when at most ``max_length`` [m] is deployed."""
+    return int(math.floor(max_length / element_length)) + 3
+
+
+def winch_parameters(case, linear_mass: float, displaced: float, added_n: float,
+                     added_t: float, added_per_element: bool) -> tuple[np.ndarray, np.ndarray,
+                                                                        np.ndarray, int]:
+    """(winch parameters, schedule breaks, schedule coeffs, node capacity) of a case; the
+    parameters are all zero (W_ON = 0) without a winch.
+
+    ``added_n``/``added_t``: the normal/tangential added mass per metre [kg/m];
+    ``added_per_element``: the model stores added mass per element (lumped_mass) rather
+    than per metre (higher_order).
+    """
+    w = np.zeros(N_WINCH)
+    side = case.winch_side
+    if side is None:
+        return w, np.array([0.0, 1.0]), np.zeros((1, 3, 4)), case.model.elements + 1
+    end = getattr(case, side)
+    p = end.payout
+    L_nom = case.tether.length / case.model.elements
+    motion = case.payout_schedule
+    lmin = p.min_length if p.min_length is not None else L_nom
+    if motion is not None:
+        lmax = schedule_range(motion, case.solver.duration)[2]
+    else:
+        lmax = p.max_length
+    w[[W_ON, W_SIDE, W_LNOM, W_LO, W_HI]] = (1.0, 0.0 if side == "start" else 1.0, L_nom,
+                                             p.element_band[0] * L_nom,
+                                             p.element_band[1] * L_nom)
+    w[[W_LMIN, W_LMAX]] = (lmin, p.max_length if p.max_length is not None else math.inf)
+    w[[W_MPL, W_VPL, W_ADDN, W_ADDT, W_SCALE]] = (linear_mass, displaced, added_n, added_t,
+                                                  float(added_per_element))
+    # EA and the net weight per metre (weight less buoyancy) [N/m] place a split's new node
+    t = case.tether
+    w[W_EA] = t.EA or 0.0
+    net = linear_mass - case.environment.fluid_density * displaced
+    w[W_WX:W_WZ + 1] = net * np.asarray(case.environment.gravity, dtype=float)
+    far = case.end if side == "start" else case.start
+    w[W_FAR] = far.mass if far.type == "free" else 0.0  # structural mass of a far-end body
+    tc = p.tension_control
+    if tc is not None:
+        w[W_MODE] = CONTROL
+        w[[W_TARGET, W_KP, W_KI, W_VMAX, W_AMAX, W_TAU]] = (
+            tc.target, tc.kp, tc.ki, tc.max_speed, tc.max_acceleration, tc.response_time)
+        breaks, coeffs = np.array([0.0, 1.0]), np.zeros((1, 3, 4))
+    else:
+        breaks, coeffs = motion.breaks, motion.coeffs
+    cap = payout_capacity(max(lmax, case.tether.length), L_nom, p.element_band[1])
+    w[W_SLOTS] = cap + 1
+    return w, np.ascontiguousarray(breaks), np.ascontiguousarray(coeffs), cap
+
+
+# -- compiled kernels -------------------------------------------------------------------
+# the pseudo-node is slot ns − 1: y[3(ns−1)] = ℓ, +1 = ∫∫e, +2 = n_active; velocities
+# y[3ns + 3(ns−1)] = ṡ, +1 = ∫e
+
+
+@inline_kernel
+def active_nodes(y, ns, winch):
+    """Live nodes of state y (all ``ns`` node rows without a winch)."""
+    if winch[W_ON] == 0.0:
+        return ns
+    return int(y[3 * (ns - 1) + 2] + 0.5)
+
+
+@inline_kernel
+def winch_nodes(n, winch):
+    """(winch node W, its neighbour P, the winch element) for n live nodes."""
+    if winch[W_SIDE] == 0.0:
+        return 0, 1, 0
+    return n - 1, n - 2, n - 2
+
+
+@kernel
+def payout_state(t, y, ns, winch, wbreaks, wcoeffs, motion, out):
+    """Deployed length ℓ [m], payout speed ṡ [m/s] and schedule acceleration s̈ [m/s²]
+    into out[0:3] (controller: ℓ and ṡ from the state, s̈ from :func:`control_rate`)."""
+    if winch[W_MODE] == SCHEDULE:
+        eval_motion(wbreaks, wcoeffs, t, motion)
+        out[0] = motion[0, 0]
+        out[1] = motion[1, 0]
+        out[2] = motion[2, 0]
+    else:
+        out[0] = y[3 * (ns - 1)]
+        out[1] = y[3 * ns + 3 * (ns - 1)]
+        out[2] = 0.0
+
+
+@kernel
+def control_rate(winch, ell, speed, integral, tension):
+    """The controller's drum acceleration s̈ [m/s²] and the rate of its error integral:
+    v_cmd = sat(kp e + ki ∫e, max_speed), e = T − target; s̈ = sat((v_cmd − ṡ)/τ,
+    max_acceleration); at a length limit the command cannot drive further out (in).
+    Integration stops while the command saturates (anti-windup)."""
+    e = tension - winch[W_TARGET]
+    vmax = winch[W_VMAX]
+    v = winch[W_KP] * e + winch[W_KI] * integral
+    de = e
+    if v > vmax:
+        v = vmax
+        if e > 0.0:
+            de = 0.0
+    elif v < -vmax:
+        v = -vmax
+        if e < 0.0:
+            de = 0.0
+    if ell >= winch[W_LMAX] and v > 0.0:
+        v = 0.0
+    if ell <= winch[W_LMIN] and v < 0.0:
+        v = 0.0
+    a = (v - speed) / winch[W_TAU]
+    amax = winch[W_AMAX]
+    if a > amax:
+        a = amax
+    elif a < -amax:
+        a = -amax
+    # the drum stops at a limit: no speed beyond it
+    if (ell >= winch[W_LMAX] and speed > 0.0) or (ell <= winch[W_LMIN] and speed < 0.0):
+        a = min(amax, max(-amax, -speed / winch[W_TAU]))
+    return a, de
+
+
+@kernel
+def set_winch_element(n, ell, speed, winch, elem, node):
+    """Unstretched length [m] and its rate, added mass and the lumped masses of the winch
+    element and its two nodes for deployed length ell [m] paid out at ``speed`` [m/s]
+    (every other element is L_nom); returns L_w."""
+    L_nom = winch[W_LNOM]
+    L_w = ell - (n - 2) * L_nom
+    iw, ip, e = winch_nodes(n, winch)
+    elem[e, L0] = L_w
+    elem[e, LDOT] = speed
+    if winch[W_SCALE] != 0.0:
+        elem[e, ADDED_N] = winch[W_ADDN] * L_w  # seed 004 eq. (2.14) for the element
+        elem[e, ADDED_T] = winch[W_ADDT] * L_w
+    other = L_nom if n >= 3 else 0.0
+    # half of every element on each of its nodes, seed 004 eq. (2.15)
+    node[iw, MASS] = 0.5 * winch[W_MPL] * L_w
+    node[iw, VOLUME] = 0.5 * winch[W_VPL] * L_w
+    node[ip, MASS] = 0.5 * winch[W_MPL] * (L_w + other)
+    node[ip, VOLUME] = 0.5 * winch[W_VPL] * (L_w + other)
+    return L_w
+
+
+@kernel
+def relayout(n, ell, winch, elem, node, held, held_start, held_end):
+    """Element and node tables (and the held coordinates) for n live nodes: every element
+    L_nom but the winch element; rows beyond the live ones zeroed. ``held`` (3 per node
+    row) marks the two end nodes when they are held (``held_start``/``held_end``: 0/1),
+    every dead node row, and the pseudo-node's count (and ℓ under a schedule)."""
+    L_nom = winch[W_LNOM]
+    ns = int(winch[W_SLOTS])
+    for e in range(elem.shape[0]):
+        live = e < n - 1
+        L = L_nom if live else 0.0
+        elem[e, L0] = L if live else 1.0  # dead rows: a harmless positive length
+        elem[e, LDOT] = 0.0
+        if winch[W_SCALE] != 0.0:
+            elem[e, ADDED_N] = winch[W_ADDN] * L
+            elem[e, ADDED_T] = winch[W_ADDT] * L
+    for i in range(node.shape[0]):
+        node[i, MASS] = 0.0
+        node[i, VOLUME] = 0.0
+    for e in range(n - 1):
+        for i in (e, e + 1):
+            node[i, MASS] += 0.5 * winch[W_MPL] * L_nom
+            node[i, VOLUME] += 0.5 * winch[W_VPL] * L_nom
+    set_winch_element(n, ell, 0.0, winch, elem, node)  # the rate: set by every evaluation
+    for i in range(3 * ns):
+        held[i] = 0
+    for i in range(n, ns - 1):  # dead rows are frozen
+        for a in range(3):
+            held[3 * i + a] = 1
+    for a in range(3):
+        held[a] = held_start
+        held[3 * (n - 1) + a] = held_end
+    # the pseudo-node: the count is never integrated; ℓ and ∫∫e only in control mode
+    sched = 1 if winch[W_MODE] == SCHEDULE else 0
+    held[3 * (ns - 1)] = sched
+    held[3 * (ns - 1) + 1] = sched
+    held[3 * (ns - 1) + 2] = 1
+
+
+@inline_kernel
+def material_velocity(pos, vel, iw, ip, speed, L_w, out):
+    """Velocity u [m/s] of the tether material at the winch: the winch's velocity plus the
+    stretched payout speed ṡ (1 + ε) along the winch element, away from the winch:
+    u = v_W + (ṡ / L_w)(r_P − r_W), L_w its unstretched length [m]."""
+    s = speed / L_w
+    for a in range(3):
+        out[a] = vel[iw, a] + s * (pos[ip, a] - pos[iw, a])
+
+
+@inline_kernel
+def material_acceleration(pos, vel, acc_w, iw, ip, speed, accel, L_w, out):
+    """Acceleration [m/s²] of the material at the winch, the rate of
+    :func:`material_velocity` with dL_w/dt = ṡ: a_W + ((s̈ − ṡ²/L_w)/L_w) Δr + (ṡ/L_w) Δv."""
+    c = (accel - speed * speed / L_w) / L_w
+    s = speed / L_w
+    for a in range(3):
+        out[a] = (acc_w[a] + c * (pos[ip, a] - pos[iw, a])
+                  + s * (vel[ip, a] - vel[iw, a]))
+
+
+@kernel
+def winch_thrust(n, winch, pos, vel, speed, L_w, force, tmp):
+    """Add the thrust (ṁ/2)(u − v_P) of the material the winch node's neighbour gains (or
+    loses) to its load ``force`` [N] (Meshchersky's variable-mass equation); tmp: 3 floats."""
+    iw, ip, _ = winch_nodes(n, winch)
+    material_velocity(pos, vel, iw, ip, speed, L_w, tmp)
+    mdot = 0.5 * winch[W_MPL] * speed
+    for a in range(3):
+        force[ip, a] += mdot * (tmp[a] - vel[ip, a])
+
+
+@kernel
+def winch_rates(t, y, ns, winch, tension, ell, speed, accel, dydt):
+    """Rates of the pseudo-node: dℓ/dt = ṡ, dṡ/dt = s̈ (schedule) or the controller's, and
+    the error integrals (controller); ``tension`` [N]: the winch element's."""
+    p = 3 * (ns - 1)
+    v = 3 * ns + p
+    dydt[p] = speed
+    dydt[p + 2] = 0.0
+    dydt[v + 2] = 0.0
+    if winch[W_MODE] == SCHEDULE:
+        dydt[p + 1] = 0.0
+        dydt[v] = accel
+        dydt[v + 1] = 0.0
+    else:
+        a, de = control_rate(winch, ell, speed, y[v + 1], tension)
+        dydt[p + 1] = y[v + 1]
+        dydt[v] = a
+        dydt[v + 1] = de
+
+
+@kernel
+def remesh_nodes(t, y, ns, winch, elem, node, held, held_start, held_end, out3):
+    """Split or merge the winch element when it leaves the band (after an accepted step).
+
+    Returns 1 when the layout changed (y rewritten), else 0. Mass and momentum are
+    conserved (module docstring); ``out3``: 3 floats of work.
+    """
+    n = active_nodes(y, ns, winch)
+    p = 3 * (ns - 1)
+    ell = y[p]
+    speed = y[3 * ns + p]
+    L_nom = winch[W_LNOM]
+    L_w = ell - (n - 2) * L_nom
+    cap = ns - 1
+    vo = 3 * ns  # velocity block offset
+    if L_w > winch[W_HI] and n < cap:
+        # split: a new node X on the winch element, L_w − L_nom from the winch
+        if winch[W_SIDE] == 0.0:
+            for i in range(n - 1, 0, -1):  # shift nodes 1 … n−1 up by one
+                for a in range(3):
+                    y[3 * (i + 1) + a] = y[3 * i + a]
+                    y[vo + 3 * (i + 1) + a] = y[vo + 3 * i + a]
+            iw, ix, ip = 0, 1, 2
+        else:
+            for a in range(3):  # the winch node moves up one row
+                y[3 * n + a] = y[3 * (n - 1) + a]
+                y[vo + 3 * n + a] = y[vo + 3 * (n - 1) + a]
+            iw, ix, ip = n, n - 1, n - 2
+        L_x = L_w - L_nom  # the new winch element
+        f = L_x / L_w  # X's material fraction of the way from W to P
+        fx = _split_fraction(y, iw, ip, L_x, L_nom, winch)
+        _uvec(y, vo, iw, ip, speed, L_w, out3)
+        for a in range(3):
+            rw = y[3 * iw + a]
+            y[3 * ix + a] = rw + fx * (y[3 * ip + a] - rw)
+            # the velocity at X's material point: conserves momentum exactly
+            y[vo + 3 * ix + a] = (1.0 - f) * out3[a] + f * y[vo + 3 * ip + a]
+        n += 1
+    elif L_w < winch[W_LO] and n > 2:
+        # merge: remove the neighbour P; its far neighbour Q takes the momentum
+        if winch[W_SIDE] == 0.0:
+            iw, ip, iq = 0, 1, 2
+        else:
+            iw, ip, iq = n - 1, n - 2, n - 3
+        mpl = winch[W_MPL]
+        m_w = 0.5 * mpl * L_w
+        m_p = 0.5 * mpl * (L_w + L_nom)
+        far = iq == n - 1 if winch[W_SIDE] == 0.0 else iq == 0
+        # Q's structural mass: half of each of its elements (L_nom) plus a far-end body
+        m_q = 0.5 * mpl * L_nom * (1.0 if far else 2.0) + (winch[W_FAR] if far else 0.0)
+        _uvec(y, vo, iw, ip, speed, L_w, out3)
+        mom0 = m_w * out3[0] + m_p * y[vo + 3 * ip] + m_q * y[vo + 3 * iq]
+        mom1 = m_w * out3[1] + m_p * y[vo + 3 * ip + 1] + m_q * y[vo + 3 * iq + 1]
+        mom2 = m_w * out3[2] + m_p * y[vo + 3 * ip + 2] + m_q * y[vo + 3 * iq + 2]
+        m_w2 = 0.5 * mpl * (L_w + L_nom)
+        _uvec(y, vo, iw, iq, speed, L_w + L_nom, out3)
+        m_q2 = m_q + 0.5 * mpl * L_w
+        y[vo + 3 * iq] = (mom0 - m_w2 * out3[0]) / m_q2
+        y[vo + 3 * iq + 1] = (mom1 - m_w2 * out3[1]) / m_q2
+        y[vo + 3 * iq + 2] = (mom2 - m_w2 * out3[2]) / m_q2
+        if winch[W_SIDE] == 0.0:
+            for i in range(2, n):  # shift nodes 2 … n−1 down by one
+                for a in range(3):
+                    y[3 * (i - 1) + a] = y[3 * i + a]
+                    y[vo + 3 * (i - 1) + a] = y[vo + 3 * i + a]
+        else:
+            for a in range(3):
+                y[3 * (n - 2) + a] = y[3 * (n - 1) + a]
+                y[vo + 3 * (n - 2) + a] = y[vo + 3 * (n - 1) + a]
+        n -= 1
+        for a in range(3):
+            y[3 * n + a] = 0.0
+            y[vo + 3 * n + a] = 0.0
+    else:
+        return 0
+    y[p + 2] = float(n)
+    relayout(n, ell, winch, elem, node, held, held_start, held_end)
+    return 1
+
+
+@inline_kernel
+def _uvec(y, vo, iw, ip, speed, L_w, out):
+    """Material velocity at the winch (as :func:`material_velocity`) read from the state,
+    for a winch element of unstretched length L_w [m] from node iw to node ip."""
+    s = speed / L_w
+    for a in range(3):
+        out[a] = y[vo + 3 * iw + a] + s * (y[3 * ip + a] - y[3 * iw + a])
+
+
+
+# -- states and results (Python) --------------------------------------------------------
+
+
+def initial_winch_state(case, ns: int, winch: np.ndarray, pos: np.ndarray,
+                        vel: np.ndarray) -> np.ndarray:
+    """The state at t = 0 with ``ns`` node rows: the starting nodes (pos, vel: (n, 3)), dead
+    rows zero, and the pseudo-node ℓ = tether.length, ṡ(0) and the live count."""
+    n0 = pos.shape[0]
+    y = np.zeros(6 * ns)
+    y[:3 * n0] = pos.ravel()
+    y[3 * ns:3 * ns + 3 * n0] = vel.ravel()
+    p = 3 * (ns - 1)
+    y[p] = case.tether.length
+    y[p + 2] = n0
+    if winch[W_MODE] == SCHEDULE:
+        y[3 * ns + p] = case.payout_schedule.evaluate(0.0)[1][0]
+    else:
+        y[3 * ns + p] = getattr(case, case.winch_side).payout.initial_speed
+    return y
+
+
+def live_nodes(Y: np.ndarray, ns: int) -> np.ndarray:
+    """Live node count of each state row of Y (k, state size) with ``ns`` node rows."""
+    return np.rint(Y[:, 3 * (ns - 1) + 2]).astype(int)
+
+
+def winch_outputs(winch: np.ndarray, wout: np.ndarray, n_nodes: int) -> dict:
+    """The variable-length results (results-format.md) from the diagnostics' per-instant
+    [live nodes, ℓ, ṡ, momentum (3)]: ``arc_length(time, node)``, ``active(time, node)``,
+    ``deployed_length``, ``payout_speed`` and ``momentum``."""
+    live = np.rint(wout[:, 0]).astype(int)
+    ell = wout[:, 1].copy()
+    L_nom = winch[W_LNOM]
+    k = live.size
+    arc = np.full((k, n_nodes), np.nan)
+    for j in range(k):
+        n = live[j]
+        s = np.arange(n) * L_nom
+        if winch[W_SIDE] == 0.0:  # the winch element first
+            s[1:] += ell[j] - (n - 1) * L_nom
+        else:
+            s[-1] = ell[j]
+        arc[j, :n] = s
+    active = np.arange(n_nodes)[None, :] < live[:, None]
+    return {
+        "arc_length": (("time", "node"), arc, {
+            "units": "m", "long_name": "unstretched arc length of each node from the start "
+            "end (NaN: inactive node)"}),
+        "active": (("time", "node"), active, {
+            "units": "1", "long_name": "node is deployed (live); inactive entries are NaN "
+            "padding"}),
+        "deployed_length": (("time",), ell, {
+            "units": "m", "long_name": "unstretched length of tether deployed from the winch"}),
+        "payout_speed": (("time",), wout[:, 2].copy(), {
+            "units": "m/s", "long_name": "rate of change of the deployed length (> 0: paying "
+            "out)"}),
+        "momentum": (("time", "axis"), wout[:, 3:6].copy(), {
+            "units": "kg m/s", "long_name": "linear momentum of the deployed tether and its "
+            "far-end body (structural mass; the winch node's share at the material velocity)"}),
+    }
+
+
+@inline_kernel
+def _split_fraction(y, iw, ip, L_x, L_nom, winch):
+    """Where on the chord W→P the split's new node X goes (fraction from W). The material
+    point (L_x / L_w) keeps both strains equal, but X then carries its lumped net weight w_X
+    that W and P held before: a load step of m'g L_nom / 2 at the winch. Instead X is placed
+    where the two elastic tensions differ by w_X·t̂ (the static balance of X; it also gives P
+    the tension change its smaller lump needs), T = EA ε: f (1/L_x + 1/L_nom) =
+    w_X·t̂/(EA l) + 1/L_nom. Falls back to the material point when slack or without EA."""
+    f0 = L_x / (L_x + L_nom)
+    ea = winch[W_EA]
+    dx = y[3 * ip] - y[3 * iw]
+    dy = y[3 * ip + 1] - y[3 * iw + 1]
+    dz = y[3 * ip + 2] - y[3 * iw + 2]
+    chord = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if ea <= 0.0 or chord <= L_x + L_nom:
+        return f0
+    half = 0.5 * (L_x + L_nom)  # X's share of tether [m]
+    wt = half * (winch[W_WX] * dx + winch[W_WY] * dy + winch[W_WZ] * dz) / chord
+    f = (wt / (ea * chord) + 1.0 / L_nom) / (1.0 / L_x + 1.0 / L_nom)
+    # both pieces must stay stretched (else the linear balance does not hold)
+    if f * chord <= L_x or (1.0 - f) * chord <= L_nom:
+        return f0
+    return f
