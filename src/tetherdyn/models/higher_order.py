@@ -31,6 +31,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from .. import winch as _winch
 from .._jit import inline_kernel, kernel
 from ..boundary import fixed_point, free_end_load
 from ..case import Case
@@ -43,13 +44,42 @@ from ..spline import (
     spline_curvatures,
     spline_end_tangents,
     spline_factor,
+    spline_refactor,
+)
+from ..winch import (
+    W_FAR,
+    W_LNOM,
+    W_LO,
+    W_ON,
+    W_SIDE,
+    active_nodes,
+    initial_winch_state,
+    live_nodes,
+    material_acceleration,
+    material_velocity,
+    payout_state,
+    relayout,
+    set_winch_element,
+    winch_nodes,
+    winch_outputs,
+    winch_parameters,
+    winch_thrust,
 )
 from . import lumped_mass as _lm
 from .base import Formulation, lumped_nodes, rk4_critical_step
 
-# the held-end and point-mass kernels are lumped_mass's own (same state layout and the same
-# flag / column indices, checked below)
-from .lumped_mass import _load_state, _node_mass, _positions_from, _solve3, enforce, held_acc
+# the held-end, point-mass and winch kernels are lumped_mass's own (same state layout and the
+# same flag / column indices and data field names, checked below)
+from .lumped_mass import (
+    _load_state,
+    _node_mass,
+    _positions_from,
+    _rest_rates,
+    _solve3,
+    enforce,
+    held_acc,
+    remesh,
+)
 
 #: strain above which a run is declared blown up (1000 % stretch)
 ABSURD_STRAIN = 10.0
@@ -71,7 +101,9 @@ VERTICAL = 1e-9
  TORQUE, TORQUE_RAMP) = range(18)  # scal
 (COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1, CLAMP0, CLAMP1, TWIST,
  ROLL0, ROLL1) = range(10)  # flags
-L0, ADDED_N, ADDED_T = range(3)  # elem columns (added mass per unit length [kg/m])
+# elem columns (added mass per unit length [kg/m]); LDOT: rate of the unstretched length
+# [m/s] (a winch element's, winch.py)
+L0, ADDED_N, ADDED_T, LDOT = range(4)
 MASS, VOLUME = range(2)  # node columns
 # ends columns (row 0 start, row 1 end); PAYLOAD: a free end body's inertial mass (mass +
 # added mass), WEIGHT: its weight mass (mass - rho V: the net weight over g)
@@ -79,6 +111,9 @@ MASS, VOLUME = range(2)  # node columns
  DX, DY, DZ, WEIGHT) = range(18)
 # the kernels shared with lumped_mass read these indices: they must coincide
 assert (HELD0, HELD1, MASS, PAYLOAD) == (_lm.HELD0, _lm.HELD1, _lm.MASS, _lm.PAYLOAD)
+# ... and the winch kernels (winch.py) write these columns
+assert (L0, ADDED_N, ADDED_T, LDOT, MASS, VOLUME) == (
+    _winch.L0, _winch.ADDED_N, _winch.ADDED_T, _winch.LDOT, _winch.MASS, _winch.VOLUME)
 #: twist modes: no torque anywhere (τ ≡ 0), a given end torque, both ends hold their roll
 TWIST_NONE, TWIST_TORQUE, TWIST_BOTH = range(3)
 #: roll sources of an end: none, a constant (fixed end's roll_deg), a trajectory column
@@ -94,8 +129,15 @@ HigherOrderData = namedtuple(
         # work arrays (one model per run: never shared between runs)
         "pos", "vel", "force", "r2", "r2dot", "ntan", "hnode", "torsion", "length",
         "tension", "lam", "motion", "tmp", "tg", "tw", "zero",
+        # winch (winch.py; W_ON = 0 without one): parameters, the payout schedule, the held
+        # coordinates (changed by a split or merge), work: schedule motion (3, 3), payout
+        # state [ℓ, ṡ, s̈, spare]
+        "winch", "wbreaks", "wcoeffs", "held", "wmotion", "wstate",
     ],
 )
+# With a winch, ``n_nodes`` counts the state's node rows (capacity + the winch's pseudo-node,
+# winch.py); the live count is read from the state and only the live rows of the work
+# arrays are used. Without one both are the node count.
 
 
 # -- geometry of the spline -------------------------------------------------------------
@@ -126,9 +168,9 @@ def _normalise(v):
 
 @kernel
 def _spline_state(n, flags, ends, elem, fac, pos, r2, ntan, tg):
-    """Nodal curvature vectors r'' (eq. 3.12) and unit spline tangents at the nodes."""
-    spline_curvatures(pos, elem[:, L0], fac, flags[CLAMP0], flags[CLAMP1], ends[0, CX:CZ + 1],
-                      ends[1, CX:CZ + 1], r2)
+    """Nodal curvature vectors r'' (eq. 3.12) and unit spline tangents at the n live nodes."""
+    spline_curvatures(pos[:n], elem[:n - 1, L0], fac, flags[CLAMP0], flags[CLAMP1],
+                      ends[0, CX:CZ + 1], ends[1, CX:CZ + 1], r2[:n])
     for e in range(n - 1):
         spline_end_tangents(pos, r2, elem[:, L0], e, tg)
         for k in range(3):
@@ -307,8 +349,8 @@ def _tether_forces(t, n, flags, scal, elem, node, ends, fac, rollt0, rollv0, rol
     _spline_state(n, flags, ends, elem, fac, pos, r2, ntan, tg)
     damped = scal[BEND_DAMP] > 0.0
     if damped:  # curvature rate: the (linear) spline of the velocities, clamps fixed
-        spline_curvatures(vel, elem[:, L0], fac, flags[CLAMP0], flags[CLAMP1], zero, zero,
-                          r2dot)
+        spline_curvatures(vel[:n], elem[:n - 1, L0], fac, flags[CLAMP0], flags[CLAMP1], zero,
+                          zero, r2dot[:n])
     for i in range(n):
         w = node[i, MASS] - rho * node[i, VOLUME]
         # weight and buoyancy of the half elements lumped here — seed 004 eq. (4.29)
@@ -352,11 +394,12 @@ def _tether_forces(t, n, flags, scal, elem, node, ends, fac, rollt0, rollv0, rol
         L *= h
         length[e] = L
         strain = (L - h) / h
-        # strain rate: relative velocity on the mean nodal tangent (digest §3.4 item 3)
+        # strain rate: relative velocity on the mean nodal tangent (digest §3.4 item 3); a
+        # growing element (a winch's) also stretches less by (L/L_u) L'_u
         sr = 0.0
         for k in range(3):
             sr += (vel[b, k] - vel[a, k]) * (ntan[a, k] + ntan[b, k])
-        sr *= 0.5 / h
+        sr = sr * (0.5 / h) - L * elem[e, LDOT] / (h * h)
         elastic = scal[EA] * strain
         viscous = scal[DAMPING] * sr
         if flags[COMPRESSION] == 0 and strain <= 0.0:  # bilinear law, seed 004 eq. (2.17)
@@ -480,27 +523,53 @@ def _mass_matrix(i, n, mass, elem, ntan, M):
     M[1, 2] = M[2, 1] = m12
 
 
+@inline_kernel
+def _prepare(t, y, d):
+    """The live node count of y; with a winch also the payout state (d.wstate), the winch
+    element's length, rate and masses at time t (winch.py) and the spline factored for
+    the live elements."""
+    ns = d.n_nodes
+    w = d.winch
+    if w[W_ON] == 0.0:
+        return ns
+    n = active_nodes(y, ns, w)
+    if d.wstate[3] != n:  # a state of another layout (a split, a merge, an output row)
+        relayout(n, y[3 * (ns - 1)], w, d.elem, d.node, d.held, d.flags[HELD0],
+                 d.flags[HELD1])
+        d.wstate[3] = n
+    payout_state(t, y, ns, w, d.wbreaks, d.wcoeffs, d.wmotion, d.wstate)
+    set_winch_element(n, d.wstate[0], d.wstate[1], w, d.elem, d.node)
+    spline_refactor(d.elem[:n - 1, L0], d.flags[CLAMP0], d.flags[CLAMP1], d.fac)
+    return n
+
+
 @kernel
-def _forces_of(t, d):
-    """All tether loads of the state already in d.pos / d.vel."""
-    _tether_forces(t, d.n_nodes, d.flags, d.scal, d.elem, d.node, d.ends, d.fac, d.rollt0,
+def _forces_of(t, d, n):
+    """All tether loads of the n live nodes already in d.pos / d.vel (with a winch, the
+    thrust of the material its neighbour node gains or loses too)."""
+    _tether_forces(t, n, d.flags, d.scal, d.elem, d.node, d.ends, d.fac, d.rollt0,
                    d.rollv0, d.rollt1, d.rollv1, d.pos, d.vel, d.force, d.r2, d.r2dot,
                    d.ntan, d.hnode, d.torsion, d.length, d.tension, d.lam, d.tmp, d.tg, d.tw,
                    d.zero)
+    if d.winch[W_ON] != 0.0:
+        winch_thrust(n, d.winch, d.pos, d.vel, d.wstate[1],
+                     d.elem[winch_nodes(n, d.winch)[2], L0], d.force, d.tmp)
 
 
 @kernel
 def rhs(t, y, dydt, d):
     """dy/dt: node velocities and accelerations, seed 004 eq. (4.35) with lumped mass."""
-    n = d.n_nodes
+    n = _prepare(t, y, d)
+    ns = d.n_nodes
     flags, scal, elem, ends = d.flags, d.scal, d.elem, d.ends
     vel, force, motion, tmp = d.vel, d.force, d.motion, d.tmp
-    _load_state(t, y, n, flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, motion, d.pos,
-                vel)
-    _forces_of(t, d)
+    _load_state(t, y, n, ns, flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, motion,
+                d.pos, vel)
+    _forces_of(t, d, n)
+    _rest_rates(t, y, n, ns, d.winch, d.tension, d.wstate, dydt)
     M = motion[2]
     for i in range(n):
-        base = 3 * n + 3 * i
+        base = 3 * ns + 3 * i
         for a in range(3):
             dydt[3 * i + a] = vel[i, a]
         if (i == 0 and flags[HELD0]) or (i == n - 1 and flags[HELD1]):
@@ -526,14 +595,15 @@ def rhs(t, y, dydt, d):
 @kernel
 def check(t, y, d):
     """Index of an element with non-finite or absurd chord strain, or -1 when sound."""
-    n = d.n_nodes
+    ns = d.n_nodes
+    n = _prepare(t, y, d)
     for e in range(n - 1):
         s = 0.0
         L2 = 0.0
         for a in range(3):
             dx = y[3 * (e + 1) + a] - y[3 * e + a]
             L2 += dx * dx
-            s += y[3 * n + 3 * e + a] + y[3 * n + 3 * (e + 1) + a]
+            s += y[3 * ns + 3 * e + a] + y[3 * ns + 3 * (e + 1) + a]
         if not (math.isfinite(L2) and math.isfinite(s)):
             return e
         if math.sqrt(L2) / d.elem[e, L0] - 1.0 > ABSURD_STRAIN:
@@ -553,11 +623,16 @@ BAND_NODES = 2
 @kernel
 def force(t, y, F, d):
     """Generalized applied force F [N] on every coordinate (everything but inertia: the
-    tether loads plus, at free ends, the applied force and payload weight/drag)."""
-    n = d.n_nodes
+    tether loads plus, at free ends, the applied force and payload weight/drag). Held
+    coordinates are read from y; a winch's dead rows and pseudo-node get 0."""
+    n = _prepare(t, y, d)
+    ns = d.n_nodes
     scal, ends, vel, force_, tmp = d.scal, d.ends, d.vel, d.force, d.tmp
-    _positions_from(y, n, d.pos, vel)
-    _forces_of(t, d)
+    _positions_from(y, n, ns, d.pos, vel)
+    _forces_of(t, d, n)
+    if d.winch[W_ON] != 0.0:
+        for i in range(3 * n, F.size):  # dead rows and the (held) pseudo-node
+            F[i] = 0.0
     for w in range(2):
         if not d.flags[HELD0 + w]:
             i = 0 if w == 0 else n - 1
@@ -572,15 +647,18 @@ def force(t, y, F, d):
 @kernel
 def mass(t, y, Mb, d):
     """Mass matrix [kg] in lower band storage Mb[k, j] = M[j + k, j]: per node the point
-    mass (payload included) plus the element-average added mass (eqs. 4.23, 4.32)."""
-    n = d.n_nodes
+    mass (payload included) plus the element-average added mass (eqs. 4.23, 4.32). Dead
+    rows and a winch's pseudo-node get 1."""
+    n = _prepare(t, y, d)
     M = d.motion[2]
     for k in range(Mb.shape[0]):
         for j in range(Mb.shape[1]):
             Mb[k, j] = 0.0
+    for j in range(3 * n, Mb.shape[1]):
+        Mb[0, j] = 1.0
     fluid = d.scal[RHO] > 0.0
     if fluid:
-        _positions_from(y, n, d.pos, d.vel)
+        _positions_from(y, n, d.n_nodes, d.pos, d.vel)
         _spline_state(n, d.flags, d.ends, d.elem, d.fac, d.pos, d.r2, d.ntan, d.tg)
     for i in range(n):
         m = _node_mass(i, n, d.node, d.ends)
@@ -596,13 +674,35 @@ def mass(t, y, Mb, d):
 
 @kernel
 def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, potential,
-                curvature, twist, torsion):
+                curvature, twist, torsion, winch_out):
     """Results at each output instant: element tension T + P, end forces, energies, nodal
-    curvature |r''|, twist τ and nodal torsion forces. dydt (state size), M (3x3): work."""
-    n = d.n_nodes
-    scal, node, ends, elem = d.scal, d.node, d.ends, d.elem
+    curvature |r''|, twist τ and nodal torsion forces. dydt (state size), M (3x3): work.
+
+    Node and element columns beyond the live ones are left untouched (the caller pads
+    them). With a winch, ``winch_out[j]`` gets [live nodes, deployed length ℓ [m], payout
+    speed ṡ [m/s], momentum of the deployed tether and its far-end body (3) [kg m/s]]; the
+    winch node's lumped mass moves with the material velocity u (winch.py) in the kinetic
+    energy, the momentum and the winch end's inertia (as lumped_mass).
+    """
+    ns = d.n_nodes
+    scal, node, ends, elem, winch = d.scal, d.node, d.ends, d.elem, d.winch
+    u = d.tmp[0:3]
+    du = d.wmotion[2]
+    has_winch = winch[W_ON] != 0.0
     for j in range(times.size):
+        n = active_nodes(Y[j], ns, winch)
         rhs(times[j], Y[j], dydt, d)
+        iw = -1
+        if has_winch:
+            iw, ip, ew = winch_nodes(n, winch)
+            speed = d.wstate[1]
+            L_w = elem[ew, L0]
+            material_velocity(d.pos, d.vel, iw, ip, speed, L_w, u)
+            # the material's acceleration at the winch: winch node's plus the payout terms
+            for a in range(3):
+                du[a] = dydt[3 * ns + 3 * iw + a]
+            material_acceleration(d.pos, d.vel, du, iw, ip, speed,
+                                  dydt[3 * ns + 3 * (ns - 1)], L_w, d.tmp[3:6])
         for e in range(n - 1):
             tension[j, e] = d.tension[e]
             twist[j, e] = d.tw[TW_TAU]
@@ -621,10 +721,13 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
             for a in range(3):
                 ma = 0.0
                 for b in range(3):
-                    ma += M[a, b] * dydt[3 * n + 3 * i + b]
+                    acc = d.tmp[3 + b] if i == iw else dydt[3 * ns + 3 * i + b]
+                    ma += M[a, b] * acc
                 out[j, a] = d.force[i, a] - ma
         ke = 0.0
         pe = 0.0
+        for a in range(3):
+            winch_out[j, 3 + a] = 0.0
         for i in range(n):
             m = _node_mass(i, n, node, ends)
             _mass_matrix(i, n, m, elem, d.ntan, M)
@@ -634,18 +737,30 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
             if i == n - 1:
                 w_i += ends[1, WEIGHT]
             for a in range(3):
+                va = u[a] if i == iw else d.vel[i, a]
                 for b in range(3):
-                    ke += 0.5 * d.vel[i, a] * M[a, b] * d.vel[i, b]
+                    vb = u[b] if i == iw else d.vel[i, b]
+                    ke += 0.5 * va * M[a, b] * vb
                 pe -= w_i * scal[GX + a] * d.pos[i, a]
+                if has_winch:
+                    ms = node[i, MASS]  # structural mass, a far-end body's included
+                    if (i == n - 1 and winch[W_SIDE] == 0.0) or (
+                            i == 0 and winch[W_SIDE] == 1.0):
+                        ms += winch[W_FAR]
+                    winch_out[j, 3 + a] += ms * va
         for e in range(n - 1):
             h = elem[e, L0]
             strain = d.length[e] / h - 1.0
             if d.flags[COMPRESSION] or strain > 0.0:
                 pe += 0.5 * scal[EA] * strain * strain * h
-        pe += 0.5 * scal[EI] * curvature_integral(d.r2, elem[:, L0])  # bending energy
+        pe += 0.5 * scal[EI] * curvature_integral(d.r2, elem[:n - 1, L0])  # bending energy
         pe += 0.5 * scal[GJ] * d.tw[TW_TAU] * d.tw[TW_TAU] * scal[LTOT]
         kinetic[j] = ke
         potential[j] = pe
+        if has_winch:
+            winch_out[j, 0] = n
+            winch_out[j, 1] = d.wstate[0]
+            winch_out[j, 2] = d.wstate[1]
 
 
 def _roll_datum(q: np.ndarray) -> np.ndarray:
@@ -662,6 +777,7 @@ class HigherOrder(Formulation):
     fastest_mode = "axial or bending (stiffest element)"
     rhs = staticmethod(rhs)
     enforce = staticmethod(enforce)
+    remesh = staticmethod(remesh)
     check = staticmethod(check)
     # second-order surface (generalized_alpha)
     band = 3 * BAND_NODES + 2
@@ -674,14 +790,22 @@ class HigherOrder(Formulation):
         t = case.tether
         N = case.model.elements
         n = N + 1
-        self.n_elements = N
-        self.n_nodes = n
-        self.n_q = 3 * n
-        self.held = np.zeros(3 * n, dtype=np.int64)
-        self.held[:3] = case.start.type != "free"
-        self.held[-3:] = case.end.type != "free"
-        L0, self.arc_length, node_mass, node_volume = lumped_nodes(case)
         rho = case.environment.fluid_density
+        # added mass per metre: the winch must not rescale it with the element length
+        winch, wbreaks, wcoeffs, cap = winch_parameters(
+            case, t.linear_mass, t.displaced, rho * t.ca_normal * t.displaced,
+            rho * t.ca_tangential * t.displaced, added_per_element=False)
+        self.winch = bool(winch[W_ON])
+        # with a winch: node rows for the most live nodes (cap) plus the pseudo-node
+        ns = cap + 1 if self.winch else n
+        self.n_elements = cap - 1 if self.winch else N
+        self.n_nodes = cap if self.winch else n
+        self.n_q = 3 * ns
+        held = np.zeros(3 * ns, dtype=np.int64)
+        held[:3] = case.start.type != "free"
+        held[3 * (n - 1):3 * n] = case.end.type != "free"
+        self.held = held  # the data's own array: a winch split or merge updates it
+        L0, self.arc_length, node_mass, node_volume = lumped_nodes(case)
         ends = (case.start, case.end)
         m0, m1 = (case.end_motion(w) or fixed_point((0.0, 0.0, 0.0)) for w in ("start", "end"))
         env = case.environment
@@ -735,35 +859,64 @@ class HigherOrder(Formulation):
             t.compression, bool(case.model.option("slack_damping")),
             DRAG_LAW_CODES[case.drag_law], case.start.type != "free", case.end.type != "free",
             clamps[0], clamps[1], twist, roll_mode[0], roll_mode[1])
-        fac = spline_factor(L0, CLAMPED if clamps[0] else FREE, CLAMPED if clamps[1] else FREE)
+        fac = np.zeros((ns, 3))
+        fac[:n] = spline_factor(L0, CLAMPED if clamps[0] else FREE,
+                                CLAMPED if clamps[1] else FREE)
+        # seed 004 eq. (4.11): added mass per unit length, normal and tangential (every row,
+        # the spare ones a winch may use too)
+        elem = np.column_stack([L0, np.full(N, rho * t.ca_normal * t.displaced),
+                                np.full(N, rho * t.ca_tangential * t.displaced), np.zeros(N)])
+        node = np.column_stack([node_mass, node_volume])
+        if self.winch:  # room for the longest deployment; rows beyond the live ones unused
+            spare = np.ones((ns - 1 - N, 4))
+            spare[:, ADDED_N:ADDED_T + 1] = elem[0, ADDED_N:ADDED_T + 1]
+            spare[:, LDOT] = 0.0
+            elem = np.vstack([elem, spare])
+            node = np.vstack([node, np.zeros((ns - n, 2))])
         self.data = HigherOrderData(
-            n_nodes=n,
+            n_nodes=ns,
             flags=flags,
             scal=scal,
-            # seed 004 eq. (4.11): added mass per unit length, normal and tangential
-            elem=np.column_stack([L0, np.full(N, rho * t.ca_normal * t.displaced),
-                                  np.full(N, rho * t.ca_tangential * t.displaced)]),
-            node=np.column_stack([node_mass, node_volume]),
+            elem=elem,
+            node=node,
             ends=end_table,
             fac=fac,
             breaks0=m0.breaks, coeffs0=m0.coeffs, breaks1=m1.breaks, coeffs1=m1.coeffs,
             rollt0=rolls[0], rollv0=rolls[1], rollt1=rolls[2], rollv1=rolls[3],
-            pos=np.zeros((n, 3)), vel=np.zeros((n, 3)), force=np.zeros((n, 3)),
-            r2=np.zeros((n, 3)), r2dot=np.zeros((n, 3)), ntan=np.zeros((n, 3)),
-            hnode=np.zeros((n, 3)), torsion=np.zeros((n, 3)), length=np.zeros(N),
-            tension=np.zeros(N), lam=np.zeros(N), motion=np.zeros((3, 3, 3)),
+            pos=np.zeros((ns, 3)), vel=np.zeros((ns, 3)), force=np.zeros((ns, 3)),
+            r2=np.zeros((ns, 3)), r2dot=np.zeros((ns, 3)), ntan=np.zeros((ns, 3)),
+            hnode=np.zeros((ns, 3)), torsion=np.zeros((ns, 3)), length=np.zeros(ns - 1),
+            tension=np.zeros(ns - 1), lam=np.zeros(ns - 1), motion=np.zeros((3, 3, 3)),
             tmp=np.zeros(24), tg=np.zeros((2, 3)), tw=np.zeros(4), zero=np.zeros(3),
+            winch=winch, wbreaks=wbreaks, wcoeffs=wcoeffs, held=held,
+            wmotion=np.zeros((3, 3)), wstate=np.zeros(4),
         )
+        if self.winch:
+            relayout(n, t.length, winch, self.data.elem, self.data.node, held,
+                     int(case.start.type != "free"), int(case.end.type != "free"))
+            self.data.wstate[3] = n  # the layout the tables hold (see _prepare)
 
     # -- the formulation surface -------------------------------------------------------
     def initial_state(self) -> np.ndarray:
         pos, vel = initial_nodes(self.case, self.arc_length)
-        return np.concatenate([pos.ravel(), vel.ravel()])
+        if not self.winch:
+            return np.concatenate([pos.ravel(), vel.ravel()])
+        return initial_winch_state(self.case, self.data.n_nodes, self.data.winch, pos, vel)
 
     def node_states(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Node positions and velocities (k, nodes, 3) of states Y (k, state size); with a
+        winch the node rows beyond the live ones are NaN."""
         n = self.n_nodes
         k = Y.shape[0]
-        return Y[:, : 3 * n].reshape(k, n, 3), Y[:, 3 * n:].reshape(k, n, 3)
+        if not self.winch:
+            return Y[:, : 3 * n].reshape(k, n, 3), Y[:, 3 * n:].reshape(k, n, 3)
+        ns = self.data.n_nodes
+        pos = Y[:, : 3 * ns].reshape(k, ns, 3)[:, :n].copy()
+        vel = Y[:, 3 * ns:].reshape(k, ns, 3)[:, :n].copy()
+        dead = np.arange(n)[None, :] >= live_nodes(Y, ns)[:, None]
+        pos[dead] = np.nan
+        vel[dead] = np.nan
+        return pos, vel
 
     def reset_twist(self) -> None:
         """Forget the tracked total twist: the next evaluation takes the branch nearest the
@@ -773,23 +926,25 @@ class HigherOrder(Formulation):
     def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
         k = times.size
         N, n = self.n_elements, self.n_nodes
-        tension = np.empty((k, N))
+        fill = np.nan if self.winch else 0.0  # padding of the dead node / element columns
+        tension = np.full((k, N), fill)
         f0 = np.empty((k, 3))
         f1 = np.empty((k, 3))
         ke = np.empty(k)
         pe = np.empty(k)
-        curv = np.empty((k, n))
-        twist = np.empty((k, N))
-        tors = np.empty((k, n, 3))
+        curv = np.full((k, n), fill)
+        twist = np.full((k, N), fill)
+        tors = np.full((k, n, 3), fill)
+        wout = np.zeros((k, 6))
         saved = self.data.tw.copy()
         if times.size and times[0] <= 0.0:
             self.reset_twist()  # a replay from t = 0: the twist branch as the run took it
         diagnostics(np.ascontiguousarray(times, dtype=float), np.ascontiguousarray(Y),
                     self.data, np.empty(Y.shape[1]), np.empty((3, 3)), tension, f0, f1, ke,
-                    pe, curv, twist, tors)
+                    pe, curv, twist, tors, wout)
         self.data.tw[:] = saved
         pos, vel = self.node_states(Y)
-        return dict(
+        out = dict(
             position=pos, velocity=vel, tension=tension, start_force=f0, end_force=f1,
             kinetic_energy=ke, potential_energy=pe,
             curvature=(("time", "node"), curv,
@@ -801,16 +956,20 @@ class HigherOrder(Formulation):
                            {"units": "N", "long_name": "nodal force of the twist term "
                             "GJ tau r' x r'' (seed 004 eq. 4.28)"}),
         )
+        if self.winch:
+            out.update(winch_outputs(self.data.winch, wout, n))
+        return out
 
     def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
         """Forces [N] on the start (out[0]) and end (out[1]) holders; no allocation after
         the first call (buffers kept on the model)."""
         if not hasattr(self, "_probe"):
             n, N = self.n_nodes, self.n_elements
-            self._probe = (np.zeros(1), np.zeros((1, 6 * n)), np.empty(6 * n),
+            ny = 6 * self.data.n_nodes
+            self._probe = (np.zeros(1), np.zeros((1, ny)), np.empty(ny),
                            np.empty((3, 3)), np.empty((1, N)), np.empty((1, 3)),
                            np.empty((1, 3)), np.empty(1), np.empty(1), np.empty((1, n)),
-                           np.empty((1, N)), np.empty((1, n, 3)))
+                           np.empty((1, N)), np.empty((1, n, 3)), np.empty((1, 6)))
         p = self._probe
         p[0][0] = t
         p[1][0] = y
@@ -822,12 +981,30 @@ class HigherOrder(Formulation):
         """Per element: unstretched length [m], mass [kg], axial stiffness EA/L [N/m] and
         damping C_ID/L [N s/m]; per node: point mass [kg] (payloads included)."""
         d = self.data
-        Lu = d.elem[:, L0]
-        mass = d.node[:, MASS].copy()
+        Lu = self.element_lengths()
+        if self.winch:
+            m = self.case.tether.linear_mass * Lu
+            mass = np.zeros(Lu.size + 1)
+            mass[:-1] += 0.5 * m
+            mass[1:] += 0.5 * m
+        else:
+            mass = d.node[:, MASS].copy()
         mass[0] += d.ends[0, PAYLOAD]
         mass[-1] += d.ends[1, PAYLOAD]
         return dict(length=Lu, mass=self.case.tether.linear_mass * Lu, node_mass=mass,
                     stiffness=d.scal[EA] / Lu, damping=d.scal[DAMPING] / Lu)
+
+    def element_lengths(self) -> np.ndarray:
+        """Unstretched element lengths [m]; with a winch those of the starting layout with
+        the winch element at its shortest (the band's merge length: the stiffest state,
+        which sets the time step), as lumped_mass."""
+        if not self.winch:
+            return self.data.elem[:, L0]
+        w = self.data.winch
+        N = self.case.model.elements
+        Lu = np.full(N, w[W_LNOM])
+        Lu[0 if w[W_SIDE] == 0.0 else N - 1] = min(w[W_LO], w[W_LNOM])
+        return Lu
 
     def bending_frequency(self) -> float:
         """Highest bending frequency [rad/s] of the straight tether: the generalized
@@ -835,12 +1012,13 @@ class HigherOrder(Formulation):
         masses plus normal added mass, held nodes removed (dense: n ≤ 400; above that the
         uniform-chain bound 48 EI / (m L_u³))."""
         d = self.data
-        n = self.n_nodes
-        Lu = d.elem[:, L0]
+        Lu = self.element_lengths()
+        n = Lu.size + 1
         m = self.element_properties()["node_mass"].copy()
+        an = d.elem[:n - 1, ADDED_N]  # per metre
         added = np.zeros(n)
-        added[:-1] += 0.5 * Lu * d.elem[:, ADDED_N]
-        added[1:] += 0.5 * Lu * d.elem[:, ADDED_N]
+        added[:-1] += 0.5 * Lu * an
+        added[1:] += 0.5 * Lu * an
         m += added
         free = np.ones(n, dtype=bool)
         free[0] = not d.flags[HELD0]
@@ -860,8 +1038,8 @@ class HigherOrder(Formulation):
         """The (n, n) matrix K with bending forces −K r per axis: EI Dᵀ A⁻¹ D of the spline
         (A r'' = D r, eq. 3.12); its energy is 0.5 EI r''ᵀ A r'' (dense, for analysis)."""
         d = self.data
-        n = self.n_nodes
-        Lu = d.elem[:, L0]
+        Lu = self.element_lengths()
+        n = Lu.size + 1
         A = np.zeros((n, n))
         D = np.zeros((n, n))
         for i in range(1, n - 1):
@@ -889,7 +1067,7 @@ class HigherOrder(Formulation):
         """
         p = self.element_properties()
         k, c, m = p["stiffness"], p["damping"], p["node_mass"]
-        n = self.n_nodes
+        n = m.size
         best = (math.inf, 0, 0.0)
         for i in range(n):
             if (i == 0 and self.data.flags[HELD0]) or (i == n - 1 and self.data.flags[HELD1]):
@@ -907,6 +1085,6 @@ class HigherOrder(Formulation):
             zeta = self.data.scal[BEND_DAMP] * wb / (2.0 * self.data.scal[EI])
             dt = rk4_critical_step(wb, zeta)
             if dt < best[0]:
-                best = (dt, self.n_elements // 2, wb)
+                best = (dt, (n - 1) // 2, wb)
                 self.fastest_mode = "bending (highest spline mode; element: mid-tether)"
         return best
