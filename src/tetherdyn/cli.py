@@ -191,14 +191,16 @@ def _cmd_examples(args: argparse.Namespace) -> int:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from .validation import run_checks, write_report
+    from .validation import merge_rows, run_checks, write_report
 
     report = Path(args.report)
     figures = report.parent / "figures"
     figures.mkdir(parents=True, exist_ok=True)
     rows = run_checks(args.only or None, full=not args.quick, figure_dir=figures, echo=print)
     cmd = "tetherdyn validate" + (" --quick" if args.quick else "")
-    write_report(rows, report, cmd)
+    # --only replaces its own rows and keeps the others of the last report (its JSON store)
+    report_rows = merge_rows(rows, report.with_suffix(".json")) if args.only else rows
+    write_report(report_rows, report, cmd)
     print(f"wrote {report}")
     skipped = [r.name for r in rows if r.skipped]
     if skipped:

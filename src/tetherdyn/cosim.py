@@ -26,6 +26,7 @@ from .case import Case, load_case
 from .integrate import SimulationError, _fail
 from .integrate.explicit import rk4_chunk, rk45_chunk
 from .models import build_model
+from .winch import W_LMIN, W_LNOM
 
 __all__ = ["Simulator"]
 
@@ -88,6 +89,8 @@ class Simulator:
         self.rhs_evaluations = 0
         # a driven end's motion: one Hermite segment on [t, inf) rewritten every step
         self._driven: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        # a host-driven winch schedule: one segment on [t, inf) rewritten every step
+        self._payout: tuple[np.ndarray, np.ndarray] | None = None
         self._update_forces()
 
     # -- state ------------------------------------------------------------------------
@@ -110,11 +113,13 @@ class Simulator:
         return self._forces[0], self._forces[1]
 
     # -- stepping ---------------------------------------------------------------------
-    def step(self, dt: float, start: Any = None, end: Any = None
-             ) -> tuple[np.ndarray, np.ndarray]:
+    def step(self, dt: float, start: Any = None, end: Any = None,
+             payout_speed: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Advance by ``dt`` [s] with the held ends moved to the given states at t + dt.
 
         ``start`` / ``end``: a position (3,) [m], or a pair (position, velocity [m/s]).
+        ``payout_speed`` [m/s]: a winch end (speed or length schedule) reaches this payout
+        speed at t + dt, at a constant acceleration over the step (> 0 pays out).
         Returns the forces [N] the tether exerts on its start and end holders at t + dt
         (arrays reused by the next step: copy them to keep them).
         """
@@ -122,6 +127,8 @@ class Simulator:
         for which, target in (("start", start), ("end", end)):
             if target is not None:
                 self._drive(which, t1, target)
+        if payout_speed is not None:
+            self._drive_payout(t1, float(payout_speed))
         d = self.model.data
         m = self.model
         if self.method == "rk4":
@@ -181,6 +188,36 @@ class Simulator:
             raise ValueError(f"{which}: give a position (3,) or (position (3,), velocity (3,))")
         _next_segment(breaks, coeffs, self.t, t1, p1, v1, hermite, self._motion)
 
+    def _drive_payout(self, t1: float, speed: float) -> None:
+        """Rewrite the winch's schedule on [t, ∞): from its length and speed at t to
+        ``speed`` at t1 at a constant acceleration, then on at that speed."""
+        side = self.case.winch_side
+        if side is None or self.case.payout_schedule is None:
+            raise ValueError("payout_speed: needs a winch end with a speed or length schedule "
+                             "(a tension-controlled winch sets its own speed)")
+        w = self.model.data.winch
+        if self._payout is None:
+            self._payout = (np.array([self.t, math.inf]), np.zeros((1, 3, 4)))
+            motion = self.case.payout_schedule
+            self._payout[1][0, 0, 3], self._payout[1][0, 0, 2] = (
+                x[0] for x in motion.evaluate(self.t)[:2])
+            self.model.data = self.model.data._replace(wbreaks=self._payout[0],
+                                                       wcoeffs=self._payout[1])
+        breaks, coeffs = self._payout
+        eval_motion(breaks, coeffs, self.t, self._motion)
+        ell, v0 = self._motion[0, 0], self._motion[1, 0]
+        h = t1 - self.t
+        ell1 = ell + 0.5 * (v0 + speed) * h
+        L_nom = w[W_LNOM]
+        longest = (self.model.n_nodes - 3) * L_nom
+        if not w[W_LMIN] - 1e-12 <= ell1 <= longest + 1e-12:
+            raise ValueError(
+                f"payout_speed: {speed:g} m/s would take the deployed length to {ell1:.6g} m "
+                f"at t = {t1:.6g} s, outside [{w[W_LMIN]:.6g}, {longest:.6g}] m (the case's "
+                f"{side}.payout.min_length / max_length set these limits)")
+        breaks[0] = self.t
+        coeffs[0, 0, :] = ((0.0, 0.5 * (speed - v0) / h, v0, ell))
+
     def _update_forces(self) -> None:
         self.model.end_forces(self.t, self.y, self._forces)
 
@@ -195,6 +232,8 @@ class Simulator:
         for which, (breaks, coeffs) in self._driven.items():
             arrays[f"{which}_breaks"] = breaks
             arrays[f"{which}_coeffs"] = coeffs
+        if self._payout is not None:
+            arrays["payout_breaks"], arrays["payout_coeffs"] = self._payout
         with path.open("wb") as fh:
             np.savez(fh, **arrays)
         return path
@@ -216,5 +255,10 @@ class Simulator:
                 sim._driven[which] = (breaks, coeffs)
                 sim.model.data = sim.model.data._replace(
                     **{f"breaks{field}": breaks, f"coeffs{field}": coeffs})
+        if "payout_breaks" in data:
+            sim._payout = (data["payout_breaks"].copy(),
+                           np.ascontiguousarray(data["payout_coeffs"]).copy())
+            sim.model.data = sim.model.data._replace(wbreaks=sim._payout[0],
+                                                     wcoeffs=sim._payout[1])
         sim._update_forces()
         return sim

@@ -17,14 +17,16 @@ winch element's mass is lumped on the winch node (moving with u) and half on its
 P, whose share grows at ṁ/2 (ṁ = m' ṡ). P's equation of motion carries the thrust of the
 material it gains or loses, (ṁ/2)(u − v_P) (Meshchersky), so that the deployed tether's
 momentum P = m_W u + Σ m_i v_i obeys dP/dt = F_winch + ṁ u + external loads exactly
-(docs/winch.md). Splits place the new node on the straight winch element with the velocity
-interpolated between u and v_P, which conserves mass and momentum exactly and leaves every
-strain unchanged; merges keep the neighbour's position and give it the velocity that
-conserves momentum.
+(docs/winch.md). A split places the new node where it balances the load it takes over
+(weight along the element, drag across it, ``_split_position``) and a merge removes the
+winch node's neighbour; both keep the tension at the winch continuous, moving a fraction of
+a millimetre of slack between drum and tether where a kink needs it, and give the node that
+changes the velocity that conserves momentum exactly (tether, drum material included).
 
 State layout. The state holds ``slots`` node rows: capacity for the most nodes the run can
 need, plus one pseudo-node for the winch: q = (ℓ, ∫∫e, n_active) and q̇ = (ṡ, ∫e, 0)
-(e = T − T_target of the controller). Nodes 0 … n_active − 1 are live, node 0 is the start
+(e = T − T_target of the controller; under a schedule ∫∫e's slot holds the net slack that
+splits and merges moved between drum and tether, docs/winch.md). Nodes 0 … n_active − 1 are live, node 0 is the start
 end and n_active − 1 the end end (results-format.md, variable-length runs); rows beyond are
 zero and have zero rates.
 """
@@ -146,10 +148,9 @@ def winch_parameters(case, linear_mass: float, displaced: float, added_n: float,
     L_nom = case.tether.length / case.model.elements
     motion = case.payout_schedule
     lmin = p.min_length if p.min_length is not None else L_nom
+    lmax = p.max_length or 0.0  # the drum: room for it all (a host may drive the payout)
     if motion is not None:
-        lmax = schedule_range(motion, case.solver.duration)[2]
-    else:
-        lmax = p.max_length
+        lmax = max(lmax, schedule_range(motion, case.solver.duration)[2])
     w[[W_ON, W_SIDE, W_LNOM, W_LO, W_HI]] = (1.0, 0.0 if side == "start" else 1.0, L_nom,
                                              p.element_band[0] * L_nom,
                                              p.element_band[1] * L_nom)
@@ -203,7 +204,8 @@ def payout_state(t, y, ns, winch, wbreaks, wcoeffs, motion, out):
     into out[0:3] (controller: ℓ and ṡ from the state, s̈ from :func:`control_rate`)."""
     if winch[W_MODE] == SCHEDULE:
         eval_motion(wbreaks, wcoeffs, t, motion)
-        out[0] = motion[0, 0]
+        # less the slack that merges returned to the drum (remesh_nodes), kept in ∫∫e's slot
+        out[0] = motion[0, 0] - y[3 * (ns - 1) + 1]
         out[1] = motion[1, 0]
         out[2] = motion[2, 0]
     else:
@@ -364,7 +366,7 @@ def remesh_nodes(t, y, ns, winch, elem, node, held, held_start, held_end, out3):
     """Split or merge the winch element when it leaves the band (after an accepted step).
 
     Returns 1 when the layout changed (y rewritten), else 0. Mass and momentum are
-    conserved (module docstring); ``out3``: 3 floats of work.
+    conserved (module docstring); ``out3``: 6 floats of work.
     """
     n = active_nodes(y, ns, winch)
     p = 3 * (ns - 1)
@@ -387,15 +389,30 @@ def remesh_nodes(t, y, ns, winch, elem, node, held, held_start, held_end, out3):
                 y[3 * n + a] = y[3 * (n - 1) + a]
                 y[vo + 3 * n + a] = y[vo + 3 * (n - 1) + a]
             iw, ix, ip = n, n - 1, n - 2
+        iq = ip + 1 if winch[W_SIDE] == 0.0 else ip - 1  # P's other neighbour (n >= 3)
         L_x = L_w - L_nom  # the new winch element
-        f = L_x / L_w  # X's material fraction of the way from W to P
-        fx = _split_fraction(y, iw, ip, L_x, L_nom, winch)
-        _uvec(y, vo, iw, ip, speed, L_w, out3)
+        mpl = winch[W_MPL]
+        u_old = out3[3:6]
+        _uvec(y, vo, iw, ip, speed, L_w, u_old)  # the material velocity before the split
+        # X's position (balanced, see _split_position) into its own row; the slack a sag
+        # needs comes off the drum
+        extra = _split_position(y, iw, ip, iq, n >= 3, L_x, L_nom, winch, out3)
         for a in range(3):
-            rw = y[3 * iw + a]
-            y[3 * ix + a] = rw + fx * (y[3 * ip + a] - rw)
-            # the velocity at X's material point: conserves momentum exactly
-            y[vo + 3 * ix + a] = (1.0 - f) * out3[a] + f * y[vo + 3 * ip + a]
+            y[3 * ix + a] = out3[a]
+        L_x2 = L_x + extra
+        if winch[W_MODE] == SCHEDULE:
+            y[p + 1] -= extra
+        else:
+            y[p] += extra
+        ell += extra
+        _uvec(y, vo, iw, ix, speed, L_x2, out3)  # ... and after it
+        # X's velocity conserves momentum: W's lump (at u) and P's share of the old element
+        # give up what W's new lump (at u') keeps; the slack arrives at u
+        m_x = 0.5 * mpl * (L_x2 + L_nom)
+        for a in range(3):
+            y[vo + 3 * ix + a] = (0.5 * mpl * (L_w + 2.0 * extra) * u_old[a]
+                                  + 0.5 * mpl * L_x * y[vo + 3 * ip + a]
+                                  - 0.5 * mpl * L_x2 * out3[a]) / m_x
         n += 1
     elif L_w < winch[W_LO] and n > 2:
         # merge: remove the neighbour P; its far neighbour Q takes the momentum
@@ -409,13 +426,31 @@ def remesh_nodes(t, y, ns, winch, elem, node, held, held_start, held_end, out3):
         far = iq == n - 1 if winch[W_SIDE] == 0.0 else iq == 0
         # Q's structural mass: half of each of its elements (L_nom) plus a far-end body
         m_q = 0.5 * mpl * L_nom * (1.0 if far else 2.0) + (winch[W_FAR] if far else 0.0)
+        # the merged element spans the chord W→Q, shorter than the path W→P→Q when P is
+        # off the chord: at the path's mean strain it holds a little less material, and
+        # that slack d goes back onto the drum. Otherwise a kink of a millimetre would drop
+        # the tension of a stiff tether by tens of percent (docs/winch.md)
+        l_wp = _dist(y, iw, ip)
+        strain = (l_wp + _dist(y, ip, iq)) / (L_w + L_nom) - 1.0
+        L_m = L_w + L_nom
+        if strain > 0.0:
+            L_m = min(L_m, _dist(y, iw, iq) / (1.0 + strain))
+        slack = L_w + L_nom - L_m
         _uvec(y, vo, iw, ip, speed, L_w, out3)
-        mom0 = m_w * out3[0] + m_p * y[vo + 3 * ip] + m_q * y[vo + 3 * iq]
-        mom1 = m_w * out3[1] + m_p * y[vo + 3 * ip + 1] + m_q * y[vo + 3 * iq + 1]
-        mom2 = m_w * out3[2] + m_p * y[vo + 3 * ip + 2] + m_q * y[vo + 3 * iq + 2]
-        m_w2 = 0.5 * mpl * (L_w + L_nom)
-        _uvec(y, vo, iw, iq, speed, L_w + L_nom, out3)
-        m_q2 = m_q + 0.5 * mpl * L_w
+        # momentum of W, P, Q less that of the slack reeled back in with the material at u
+        mom0 = (m_w - mpl * slack) * out3[0] + m_p * y[vo + 3 * ip] + m_q * y[vo + 3 * iq]
+        mom1 = ((m_w - mpl * slack) * out3[1] + m_p * y[vo + 3 * ip + 1]
+                + m_q * y[vo + 3 * iq + 1])
+        mom2 = ((m_w - mpl * slack) * out3[2] + m_p * y[vo + 3 * ip + 2]
+                + m_q * y[vo + 3 * iq + 2])
+        m_w2 = 0.5 * mpl * L_m
+        _uvec(y, vo, iw, iq, speed, L_m, out3)
+        m_q2 = m_q + 0.5 * mpl * (L_m - L_nom)
+        if winch[W_MODE] == SCHEDULE:
+            y[p + 1] += slack  # the schedule's deployed length, less the slack returned
+        else:
+            y[p] -= slack
+        ell -= slack
         y[vo + 3 * iq] = (mom0 - m_w2 * out3[0]) / m_q2
         y[vo + 3 * iq + 1] = (mom1 - m_w2 * out3[1]) / m_q2
         y[vo + 3 * iq + 2] = (mom2 - m_w2 * out3[2]) / m_q2
@@ -437,6 +472,15 @@ def remesh_nodes(t, y, ns, winch, elem, node, held, held_start, held_end, out3):
     y[p + 2] = float(n)
     relayout(n, ell, winch, elem, node, held, held_start, held_end)
     return 1
+
+
+@inline_kernel
+def _dist(y, i, j):
+    """Distance [m] between nodes i and j of state y."""
+    dx = y[3 * j] - y[3 * i]
+    dy = y[3 * j + 1] - y[3 * i + 1]
+    dz = y[3 * j + 2] - y[3 * i + 2]
+    return math.sqrt(dx * dx + dy * dy + dz * dz)
 
 
 @inline_kernel
@@ -512,25 +556,119 @@ def winch_outputs(winch: np.ndarray, wout: np.ndarray, n_nodes: int) -> dict:
 
 
 @inline_kernel
-def _split_fraction(y, iw, ip, L_x, L_nom, winch):
-    """Where on the chord W→P the split's new node X goes (fraction from W). The material
-    point (L_x / L_w) keeps both strains equal, but X then carries its lumped net weight w_X
-    that W and P held before: a load step of m'g L_nom / 2 at the winch. Instead X is placed
-    where the two elastic tensions differ by w_X·t̂ (the static balance of X; it also gives P
-    the tension change its smaller lump needs), T = EA ε: f (1/L_x + 1/L_nom) =
-    w_X·t̂/(EA l) + 1/L_nom. Falls back to the material point when slack or without EA."""
-    f0 = L_x / (L_x + L_nom)
+def _split_position(y, iw, ip, iq, has_q, L_x, L_nom, winch, out):
+    """Where the split's new node X goes [m], into out (3); returns the unstretched length
+    [m] the new winch element takes from the drum besides L_x (0 on the chord).
+
+    At X's material point on the chord (L_x / L_w from W) both new strains equal the old
+    one, but X is out of balance: the load its lump carries, which W and P held before,
+    steps onto the winch (m'g L_nom / 2 for a hanging tether: 1 % of the tension in the
+    lowering row) and, on a curved tether, X swings across the chord (3 % of the tension
+    in a current). So X goes where its two elastic tensions (T = EA ε) balance that load
+    F_X:
+
+    * along the chord, its lumped net weight w_X: T_WX − T_XP = w_X·t̂, i.e.
+      f (1/L_x + 1/L_nom) = w_X·t̂/(EA l) + 1/L_nom;
+    * across it, P's load now (the opposite of the net pull of its two elements: weight,
+      buoyancy, drag) scaled to X's share of tether (L_w against L_w + L_nom), which sags
+      X by δ = F_X⊥ a b / (T l), a string under tension T over a + b = l.
+
+    The sag makes the pieces longer than the chord: X–P keeps its planned length (its
+    unstretched length is L_nom, like every element but the winch's), and the winch
+    element takes the extra material at its planned strain, off the drum (a fraction of a
+    millimetre; a stiff tether would otherwise turn it into a tension step). Without P's
+    other neighbour, without EA, or when slack: the material point on the chord (and no
+    sag); the sag is capped (below)."""
+    L_w = L_x + L_nom
+    f0 = L_x / L_w
+    for a in range(3):
+        out[a] = y[3 * iw + a] + f0 * (y[3 * ip + a] - y[3 * iw + a])
     ea = winch[W_EA]
-    dx = y[3 * ip] - y[3 * iw]
-    dy = y[3 * ip + 1] - y[3 * iw + 1]
-    dz = y[3 * ip + 2] - y[3 * iw + 2]
-    chord = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if ea <= 0.0 or chord <= L_x + L_nom:
-        return f0
-    half = 0.5 * (L_x + L_nom)  # X's share of tether [m]
-    wt = half * (winch[W_WX] * dx + winch[W_WY] * dy + winch[W_WZ] * dz) / chord
+    if ea <= 0.0 or not has_q:
+        return 0.0
+    cx = y[3 * ip] - y[3 * iw]
+    cy = y[3 * ip + 1] - y[3 * iw + 1]
+    cz = y[3 * ip + 2] - y[3 * iw + 2]
+    chord = math.sqrt(cx * cx + cy * cy + cz * cz)
+    lq = _dist(y, ip, iq)
+    T = ea * (chord / L_w - 1.0)  # the winch element's tension
+    Tq = ea * (lq / L_nom - 1.0)  # P's other element's
+    if T <= 0.0 or Tq <= 0.0:
+        return 0.0
+    tx = cx / chord
+    ty = cy / chord
+    tz = cz / chord
+    # P's load: minus the pulls of its elements, towards W (−t̂) and towards Q
+    s = L_w / (L_w + L_nom)
+    fx = s * (T * tx - Tq * (y[3 * iq] - y[3 * ip]) / lq)
+    fy = s * (T * ty - Tq * (y[3 * iq + 1] - y[3 * ip + 1]) / lq)
+    fz = s * (T * tz - Tq * (y[3 * iq + 2] - y[3 * ip + 2]) / lq)
+    along = fx * tx + fy * ty + fz * tz
+    # along the chord only X's net weight: P's axial load also holds its inertia along the
+    # tether (payout accelerating or the strain waves), which is no load X should carry
+    wt = 0.5 * L_w * (winch[W_WX] * tx + winch[W_WY] * ty + winch[W_WZ] * tz)
     f = (wt / (ea * chord) + 1.0 / L_nom) / (1.0 / L_x + 1.0 / L_nom)
-    # both pieces must stay stretched (else the linear balance does not hold)
-    if f * chord <= L_x or (1.0 - f) * chord <= L_nom:
-        return f0
-    return f
+    a_len = f * chord
+    b_len = (1.0 - f) * chord
+    if a_len <= L_x or b_len <= L_nom:
+        return 0.0  # the balance would slacken a piece: keep the material point
+    # the sag across the chord, at most 3 % of the shorter piece: the sag turns X's
+    # velocity (set by momentum) off its new elements, and the Voigt damping of that
+    # strain rate steps the winch force by ~ C ṡ θ²/2 L_x (1 % at 0.09 rad in the current
+    # case of the split/merge row); capped, both the step and the swing stay below 1 %
+    c = a_len * b_len / (T * chord)
+    sx = c * (fx - along * tx)
+    sy = c * (fy - along * ty)
+    sz = c * (fz - along * tz)
+    sag = math.sqrt(sx * sx + sy * sy + sz * sz)
+    cap = 0.03 * min(a_len, b_len)
+    if sag > cap:
+        sx *= cap / sag
+        sy *= cap / sag
+        sz *= cap / sag
+    # X on the sphere of radius b around P, in the direction of the sagged point
+    dx = y[3 * iw] + f * cx + sx - y[3 * ip]
+    dy = y[3 * iw + 1] + f * cy + sy - y[3 * ip + 1]
+    dz = y[3 * iw + 2] + f * cz + sz - y[3 * ip + 2]
+    k = b_len / math.sqrt(dx * dx + dy * dy + dz * dz)
+    out[0] = y[3 * ip] + k * dx
+    out[1] = y[3 * ip + 1] + k * dy
+    out[2] = y[3 * ip + 2] + k * dz
+    # the winch element at its planned strain a/L_x − 1 over its longer chord
+    l_a = math.sqrt((out[0] - y[3 * iw]) ** 2 + (out[1] - y[3 * iw + 1]) ** 2
+                    + (out[2] - y[3 * iw + 2]) ** 2)
+    return l_a * L_x / a_len - L_x
+
+
+# -- results (compiled: called by the models' diagnostics) ------------------------------
+
+
+@kernel
+def winch_material(n, ns, winch, elem, pos, vel, dydt, speed, u, du):
+    """The material's velocity u and acceleration du [m/s, m/s²] at the winch for a state
+    whose rates are ``dydt`` (``ns`` node rows); returns the winch node's index."""
+    iw, ip, ew = winch_nodes(n, winch)
+    L_w = elem[ew, L0]
+    material_velocity(pos, vel, iw, ip, speed, L_w, u)
+    base = 3 * ns + 3 * iw
+    material_acceleration(pos, vel, dydt[base:base + 3], iw, ip, speed,
+                          dydt[3 * ns + 3 * (ns - 1)], L_w, du)
+    return iw
+
+
+@kernel
+def winch_record(n, winch, node, vel, u, wstate, row):
+    """One instant's winch results into ``row`` (6): live nodes, ℓ [m], ṡ [m/s] and the
+    momentum [kg m/s] of the deployed tether and its far-end body (structural mass, the
+    winch node's lump at the material velocity u)."""
+    iw = winch_nodes(n, winch)[0]
+    far = n - 1 if winch[W_SIDE] == 0.0 else 0
+    row[0] = n
+    row[1] = wstate[0]
+    row[2] = wstate[1]
+    for a in range(3):
+        p = 0.0
+        for i in range(n):
+            m = node[i, MASS] + (winch[W_FAR] if i == far else 0.0)
+            p += m * (u[a] if i == iw else vel[i, a])
+        row[3 + a] = p

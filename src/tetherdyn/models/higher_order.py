@@ -47,7 +47,6 @@ from ..spline import (
     spline_refactor,
 )
 from ..winch import (
-    W_FAR,
     W_LNOM,
     W_LO,
     W_ON,
@@ -55,14 +54,14 @@ from ..winch import (
     active_nodes,
     initial_winch_state,
     live_nodes,
-    material_acceleration,
-    material_velocity,
     payout_state,
     relayout,
     set_winch_element,
+    winch_material,
     winch_nodes,
     winch_outputs,
     winch_parameters,
+    winch_record,
     winch_thrust,
 )
 from . import lumped_mass as _lm
@@ -687,22 +686,14 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
     ns = d.n_nodes
     scal, node, ends, elem, winch = d.scal, d.node, d.ends, d.elem, d.winch
     u = d.tmp[0:3]
-    du = d.wmotion[2]
     has_winch = winch[W_ON] != 0.0
     for j in range(times.size):
         n = active_nodes(Y[j], ns, winch)
         rhs(times[j], Y[j], dydt, d)
         iw = -1
         if has_winch:
-            iw, ip, ew = winch_nodes(n, winch)
-            speed = d.wstate[1]
-            L_w = elem[ew, L0]
-            material_velocity(d.pos, d.vel, iw, ip, speed, L_w, u)
-            # the material's acceleration at the winch: winch node's plus the payout terms
-            for a in range(3):
-                du[a] = dydt[3 * ns + 3 * iw + a]
-            material_acceleration(d.pos, d.vel, du, iw, ip, speed,
-                                  dydt[3 * ns + 3 * (ns - 1)], L_w, d.tmp[3:6])
+            iw = winch_material(n, ns, winch, elem, d.pos, d.vel, dydt, d.wstate[1], u,
+                                d.tmp[3:6])
         for e in range(n - 1):
             tension[j, e] = d.tension[e]
             twist[j, e] = d.tw[TW_TAU]
@@ -726,8 +717,6 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
                 out[j, a] = d.force[i, a] - ma
         ke = 0.0
         pe = 0.0
-        for a in range(3):
-            winch_out[j, 3 + a] = 0.0
         for i in range(n):
             m = _node_mass(i, n, node, ends)
             _mass_matrix(i, n, m, elem, d.ntan, M)
@@ -742,12 +731,6 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
                     vb = u[b] if i == iw else d.vel[i, b]
                     ke += 0.5 * va * M[a, b] * vb
                 pe -= w_i * scal[GX + a] * d.pos[i, a]
-                if has_winch:
-                    ms = node[i, MASS]  # structural mass, a far-end body's included
-                    if (i == n - 1 and winch[W_SIDE] == 0.0) or (
-                            i == 0 and winch[W_SIDE] == 1.0):
-                        ms += winch[W_FAR]
-                    winch_out[j, 3 + a] += ms * va
         for e in range(n - 1):
             h = elem[e, L0]
             strain = d.length[e] / h - 1.0
@@ -758,9 +741,7 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
         kinetic[j] = ke
         potential[j] = pe
         if has_winch:
-            winch_out[j, 0] = n
-            winch_out[j, 1] = d.wstate[0]
-            winch_out[j, 2] = d.wstate[1]
+            winch_record(n, winch, node, d.vel, u, d.wstate, winch_out[j])
 
 
 def _roll_datum(q: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["Row", "register", "save_figure", "all_checks", "run_checks", "write_report", "TIERS",
-           "peer_not_installed"]
+           "peer_not_installed", "merge_rows"]
 
 #: the report's tiers, in order
 TIERS = ("analytic", "cross-formulation", "seed", "peer")
@@ -39,6 +39,7 @@ class Row:
     seconds: float = 0.0
     values: dict = field(default_factory=dict)  # raw numbers for tests
     skipped: bool = False  # an optional peer is not installed: verified nothing, not passed
+    key: str = ""  # the check's registry key (set by run_checks)
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,7 @@ def run_checks(keys: list[str] | None = None, *, full: bool = True,
         t0 = time.perf_counter()
         row = spec.func(full=full, figure_dir=figure_dir)
         row.seconds = time.perf_counter() - t0
+        row.key = key
         rows.append(row)
         if echo:
             verdict = "PASS" if row.passed else "SKIP" if row.skipped else "FAIL"
@@ -107,8 +109,30 @@ def run_checks(keys: list[str] | None = None, *, full: bool = True,
     return rows
 
 
+#: the Row fields kept in the report's JSON store (``values`` hold arrays for tests only)
+_STORED = ("key", "name", "tier", "expected", "ours", "tolerance", "passed", "details",
+           "figure", "seconds", "skipped")
+
+
+def merge_rows(rows: list[Row], store: Path) -> list[Row]:
+    """``rows`` plus the rows of the other checks kept in ``store`` (the JSON written with
+    the last report), in the registry's order: a partial run (``--only``) updates its own
+    lines and keeps the rest. Rows of checks no longer registered are dropped."""
+    import json
+
+    kept: dict[str, Row] = {}
+    if store.is_file():
+        for d in json.loads(store.read_text()):
+            kept[d["key"]] = Row(**{k: d[k] for k in _STORED if k in d})
+    for r in rows:
+        kept[r.key] = r
+    order = list(all_checks())
+    return [kept[k] for k in order if k in kept]
+
+
 def write_report(rows: list[Row], path: Path, command: str) -> Path:
-    """Write the tiered markdown report (expected, ours, tolerance, verdict, command)."""
+    """Write the tiered markdown report (expected, ours, tolerance, verdict, command), and
+    its rows as JSON next to it (``validation.json``, read by :func:`merge_rows`)."""
     lines = [
         "# Validation report",
         "",
@@ -138,4 +162,8 @@ def write_report(rows: list[Row], path: Path, command: str) -> Path:
                 lines.append("")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n")
+    import json
+
+    path.with_suffix(".json").write_text(json.dumps(
+        [{k: getattr(r, k) for k in _STORED} for r in rows], indent=1, ensure_ascii=False))
     return path
