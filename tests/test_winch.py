@@ -258,7 +258,7 @@ def test_step_api_drives_the_winch(tmp_path):
     assert sim.y[3 * (ns - 1)] == pytest.approx(11.0, rel=1e-12)
     # continue the saved run, now speeding up to 2 m/s over 0.5 s then holding
     back = Simulator.load(path)
-    for k in range(50):
+    for _ in range(50):
         back.step(0.01, payout_speed=1.0)
     np.testing.assert_array_equal(back.y, sim.y)
     for k in range(50):

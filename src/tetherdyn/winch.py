@@ -26,9 +26,9 @@ changes the velocity that conserves momentum exactly (tether, drum material incl
 State layout. The state holds ``slots`` node rows: capacity for the most nodes the run can
 need, plus one pseudo-node for the winch: q = (ℓ, ∫∫e, n_active) and q̇ = (ṡ, ∫e, 0)
 (e = T − T_target of the controller; under a schedule ∫∫e's slot holds the net slack that
-splits and merges moved between drum and tether, docs/winch.md). Nodes 0 … n_active − 1 are live, node 0 is the start
-end and n_active − 1 the end end (results-format.md, variable-length runs); rows beyond are
-zero and have zero rates.
+splits and merges moved between drum and tether, docs/winch.md). Nodes 0 … n_active − 1
+are live, node 0 is the start end and n_active − 1 the end end (results-format.md,
+variable-length runs); rows beyond are zero and have zero rates.
 """
 
 from __future__ import annotations
