@@ -672,3 +672,18 @@ def winch_record(n, winch, node, vel, u, wstate, row):
             m = node[i, MASS] + (winch[W_FAR] if i == far else 0.0)
             p += m * (u[a] if i == iw else vel[i, a])
         row[3 + a] = p
+
+
+@inline_kernel
+def winch_update(t, y, ns, winch, elem, node, held, held_start, held_end, wbreaks, wcoeffs,
+                 wmotion, wstate):
+    """Every evaluation of a winch model (the models' ``_prepare``): the live node count of
+    y, the layout tables for it when the last evaluation had another (a split, a merge, an
+    output row), the payout state into ``wstate`` and the winch element at time t.
+    Returns (live nodes, the winch element's unstretched length [m])."""
+    n = active_nodes(y, ns, winch)
+    if wstate[3] != n:
+        relayout(n, y[3 * (ns - 1)], winch, elem, node, held, held_start, held_end)
+        wstate[3] = n
+    payout_state(t, y, ns, winch, wbreaks, wcoeffs, wmotion, wstate)
+    return n, set_winch_element(n, wstate[0], wstate[1], winch, elem, node)

@@ -54,15 +54,14 @@ from ..winch import (
     active_nodes,
     initial_winch_state,
     live_nodes,
-    payout_state,
     relayout,
-    set_winch_element,
     winch_material,
     winch_nodes,
     winch_outputs,
     winch_parameters,
     winch_record,
     winch_thrust,
+    winch_update,
 )
 from . import lumped_mass as _lm
 from .base import Formulation, lumped_nodes, rk4_critical_step
@@ -531,13 +530,8 @@ def _prepare(t, y, d):
     w = d.winch
     if w[W_ON] == 0.0:
         return ns
-    n = active_nodes(y, ns, w)
-    if d.wstate[3] != n:  # a state of another layout (a split, a merge, an output row)
-        relayout(n, y[3 * (ns - 1)], w, d.elem, d.node, d.held, d.flags[HELD0],
-                 d.flags[HELD1])
-        d.wstate[3] = n
-    payout_state(t, y, ns, w, d.wbreaks, d.wcoeffs, d.wmotion, d.wstate)
-    set_winch_element(n, d.wstate[0], d.wstate[1], w, d.elem, d.node)
+    n = winch_update(t, y, ns, w, d.elem, d.node, d.held, d.flags[HELD0], d.flags[HELD1],
+                     d.wbreaks, d.wcoeffs, d.wmotion, d.wstate)[0]
     spline_refactor(d.elem[:n - 1, L0], d.flags[CLAMP0], d.flags[CLAMP1], d.fac)
     return n
 

@@ -54,7 +54,6 @@ from ..winch import (
     payout_state,
     relayout,
     remesh_nodes,
-    set_winch_element,
     winch_material,
     winch_nodes,
     winch_outputs,
@@ -62,6 +61,7 @@ from ..winch import (
     winch_rates,
     winch_record,
     winch_thrust,
+    winch_update,
 )
 from .base import Formulation, lumped_nodes, rk4_critical_step
 
@@ -373,13 +373,8 @@ def _prepare(t, y, d):
     w = d.winch
     if w[W_ON] == 0.0:
         return ns
-    n = active_nodes(y, ns, w)
-    if d.wstate[3] != n:  # a state of another layout (a split, a merge, an output row)
-        relayout(n, y[3 * (ns - 1)], w, d.elem, d.node, d.held, d.flags[HELD0],
-                 d.flags[HELD1])
-        d.wstate[3] = n
-    payout_state(t, y, ns, w, d.wbreaks, d.wcoeffs, d.wmotion, d.wstate)
-    L_w = set_winch_element(n, d.wstate[0], d.wstate[1], w, d.elem, d.node)
+    n, L_w = winch_update(t, y, ns, w, d.elem, d.node, d.held, d.flags[HELD0], d.flags[HELD1],
+                          d.wbreaks, d.wcoeffs, d.wmotion, d.wstate)
     if d.flags[BENDING]:
         d.lu[winch_nodes(n, w)[2]] = L_w
         spline_refactor(d.lu[:n - 1], d.flags[CLAMP0], d.flags[CLAMP1], d.bfac)
