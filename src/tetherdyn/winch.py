@@ -687,3 +687,22 @@ def winch_update(t, y, ns, winch, elem, node, held, held_start, held_end, wbreak
         wstate[3] = n
     payout_state(t, y, ns, winch, wbreaks, wcoeffs, wmotion, wstate)
     return n, set_winch_element(n, wstate[0], wstate[1], winch, elem, node)
+
+
+def winch_setup(model, case, added_per_element: bool) -> tuple[np.ndarray, np.ndarray,
+                                                               np.ndarray, int]:
+    """A node-row model's winch: sets ``model.winch`` (bool), ``n_elements``, ``n_nodes``
+    (the most live nodes) and ``n_q``; returns (parameters, schedule breaks, coeffs, state
+    node rows ns: capacity + the pseudo-node with a winch, else the nodes)."""
+    t = case.tether
+    N = case.model.elements
+    rho = case.environment.fluid_density
+    winch, wbreaks, wcoeffs, cap = winch_parameters(
+        case, t.linear_mass, t.displaced, rho * t.ca_normal * t.displaced,
+        rho * t.ca_tangential * t.displaced, added_per_element=added_per_element)
+    model.winch = bool(winch[W_ON])
+    ns = cap + 1 if model.winch else N + 1
+    model.n_elements = cap - 1 if model.winch else N
+    model.n_nodes = cap if model.winch else N + 1
+    model.n_q = 3 * ns
+    return winch, wbreaks, wcoeffs, ns

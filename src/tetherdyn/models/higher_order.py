@@ -58,8 +58,8 @@ from ..winch import (
     winch_material,
     winch_nodes,
     winch_outputs,
-    winch_parameters,
     winch_record,
+    winch_setup,
     winch_thrust,
     winch_update,
 )
@@ -767,15 +767,7 @@ class HigherOrder(Formulation):
         n = N + 1
         rho = case.environment.fluid_density
         # added mass per metre: the winch must not rescale it with the element length
-        winch, wbreaks, wcoeffs, cap = winch_parameters(
-            case, t.linear_mass, t.displaced, rho * t.ca_normal * t.displaced,
-            rho * t.ca_tangential * t.displaced, added_per_element=False)
-        self.winch = bool(winch[W_ON])
-        # with a winch: node rows for the most live nodes (cap) plus the pseudo-node
-        ns = cap + 1 if self.winch else n
-        self.n_elements = cap - 1 if self.winch else N
-        self.n_nodes = cap if self.winch else n
-        self.n_q = 3 * ns
+        winch, wbreaks, wcoeffs, ns = winch_setup(self, case, added_per_element=False)
         held = np.zeros(3 * ns, dtype=np.int64)
         held[:3] = case.start.type != "free"
         held[3 * (n - 1):3 * n] = case.end.type != "free"

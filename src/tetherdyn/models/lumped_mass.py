@@ -57,9 +57,9 @@ from ..winch import (
     winch_material,
     winch_nodes,
     winch_outputs,
-    winch_parameters,
     winch_rates,
     winch_record,
+    winch_setup,
     winch_thrust,
     winch_update,
 )
@@ -692,15 +692,8 @@ class LumpedMass(Formulation):
         N = case.model.elements
         n = N + 1
         rho = case.environment.fluid_density
-        winch, wbreaks, wcoeffs, cap = winch_parameters(
-            case, t.linear_mass, t.displaced, rho * t.ca_normal * t.displaced,
-            rho * t.ca_tangential * t.displaced, added_per_element=True)
-        self.winch = bool(winch[W_ON])
-        # with a winch: node rows for the most live nodes (cap) plus the pseudo-node
-        ns = cap + 1 if self.winch else n
-        self.n_elements = cap - 1 if self.winch else N
-        self.n_nodes = cap if self.winch else n
-        self.n_q = 3 * ns
+        # with a winch: node rows for the most live nodes plus the pseudo-node
+        winch, wbreaks, wcoeffs, ns = winch_setup(self, case, added_per_element=True)
         L0, self.arc_length, node_mass, node_volume = lumped_nodes(case)
         ends = (case.start, case.end)
         # a free end gets placeholder arrays (the kernels never read them)
