@@ -235,6 +235,9 @@ def test_rov_row():
     row = rows.check_rov(full=False)
     assert row.values["peak_fixed"] > 5.0  # taut: several newtons at the ROV
     assert row.values["ratio"] <= 0.5
+    # the constant-tension winch keeps the ROV near its 1 N target and pays out only late
+    assert row.values["peak_control"] < 2.0
+    assert row.values["first_payout"] > 40.0 and row.values["paid_out_control"] > 0.05
     assert row.values["same_before"] < 1e-6  # nothing differs before the payout starts
     assert row.values["splits"] >= 2
     assert row.passed

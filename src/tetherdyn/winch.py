@@ -242,9 +242,12 @@ def control_rate(winch, ell, speed, integral, tension):
         a = amax
     elif a < -amax:
         a = -amax
-    # the drum stops at a limit: no speed beyond it
-    if (ell >= winch[W_LMAX] and speed > 0.0) or (ell <= winch[W_LMIN] and speed < 0.0):
-        a = min(amax, max(-amax, -speed / winch[W_TAU]))
+    # at a limit the drum brakes (at least at its response rate) rather than run beyond it;
+    # it may always move back inside
+    if ell >= winch[W_LMAX] and speed > 0.0:
+        a = min(a, -speed / winch[W_TAU])
+    if ell <= winch[W_LMIN] and speed < 0.0:
+        a = max(a, -speed / winch[W_TAU])
     return a, de
 
 
