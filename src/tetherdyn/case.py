@@ -755,10 +755,6 @@ def _winch_errors(case: Case) -> list[str]:
     L = case.tether.length
     L_nom = L / case.model.elements
     key = f"{side}.payout"
-    if p.tension_control is not None and case.method == "generalized_alpha":
-        errors.append(f"{key}.tension_control: the controller's drum coordinate couples to "
-                      "the whole tether, outside generalized_alpha's band: use rk4 or rk45 "
-                      "(a speed or length schedule works with generalized_alpha)")
     if mtype == "higher_order":
         for which in ("start", "end"):
             e = getattr(case, which)

@@ -51,8 +51,11 @@ WINCH_MODELS = ("lumped_mass", "higher_order")
  W_LMIN, W_LMAX, W_MPL, W_VPL, W_ADDN, W_ADDT, W_SCALE, W_SLOTS, W_FAR, W_EA, W_WX, W_WY,
  W_WZ) = range(25)
 N_WINCH = 25
-#: payout modes
-SCHEDULE, CONTROL = 0, 1
+#: payout modes: a schedule; the tension controller integrated with the tether (rk4, rk45);
+#: the controller stepped explicitly after each accepted step (generalized_alpha, whose
+#: banded Jacobian cannot hold the drum's coupling to the whole tether): ℓ then follows a
+#: one-segment schedule at the acceleration commanded at the step's start
+SCHEDULE, CONTROL, STEPPED = 0, 1, 2
 # element / node columns the winch writes (the models' own indices; asserted there)
 # LDOT: the rate of change of the element's unstretched length [m/s] (the winch element's
 # ṡ, else 0): the material strain rate is (l̇ − (l/L_u) L̇_u)/L_u
@@ -166,10 +169,12 @@ def winch_parameters(case, linear_mass: float, displaced: float, added_n: float,
     w[W_FAR] = far.mass if far.type == "free" else 0.0  # structural mass of a far-end body
     tc = p.tension_control
     if tc is not None:
-        w[W_MODE] = CONTROL
+        w[W_MODE] = STEPPED if case.method == "generalized_alpha" else CONTROL
         w[[W_TARGET, W_KP, W_KI, W_VMAX, W_AMAX, W_TAU]] = (
             tc.target, tc.kp, tc.ki, tc.max_speed, tc.max_acceleration, tc.response_time)
-        breaks, coeffs = np.array([0.0, 1.0]), np.zeros((1, 3, 4))
+        # STEPPED: the segment [t_n, ∞) rewritten after every step (control_segment)
+        breaks, coeffs = np.array([0.0, math.inf]), np.zeros((1, 3, 4))
+        coeffs[0, 0, 2:] = (p.initial_speed, case.tether.length)
     else:
         breaks, coeffs = motion.breaks, motion.coeffs
     cap = payout_capacity(max(lmax, case.tether.length), L_nom, p.element_band[1])
@@ -204,14 +209,34 @@ def payout_state(t, y, ns, winch, wbreaks, wcoeffs, motion, out):
     into out[0:3] (controller: ℓ and ṡ from the state, s̈ from :func:`control_rate`)."""
     if winch[W_MODE] == SCHEDULE:
         eval_motion(wbreaks, wcoeffs, t, motion)
-        # less the slack that merges returned to the drum (remesh_nodes), kept in ∫∫e's slot
+        # less the slack splits and merges moved to the drum (remesh_nodes), kept in ∫∫e's
+        # slot
         out[0] = motion[0, 0] - y[3 * (ns - 1) + 1]
         out[1] = motion[1, 0]
         out[2] = motion[2, 0]
     else:
         out[0] = y[3 * (ns - 1)]
         out[1] = y[3 * ns + 3 * (ns - 1)]
-        out[2] = 0.0
+        # STEPPED: the acceleration commanded for the current step (enforce_payout holds
+        # ℓ and ṡ on its segment)
+        out[2] = 2.0 * wcoeffs[0, 0, 1] if winch[W_MODE] == STEPPED else 0.0
+
+
+@kernel
+def enforce_payout(t, y, ns, winch, wbreaks, wcoeffs, wmotion, wstate):
+    """The held drum coordinates ℓ, ṡ of a schedule (or of the STEPPED controller's current
+    segment) at time t into the state (the models' ``enforce``)."""
+    if winch[W_MODE] == CONTROL:
+        return
+    p = 3 * (ns - 1)
+    if winch[W_MODE] == SCHEDULE:
+        payout_state(t, y, ns, winch, wbreaks, wcoeffs, wmotion, wstate)
+        y[p] = wstate[0]
+        y[3 * ns + p] = wstate[1]
+    else:
+        eval_motion(wbreaks, wcoeffs, t, wmotion)
+        y[p] = wmotion[0, 0]
+        y[3 * ns + p] = wmotion[1, 0]
 
 
 @kernel
@@ -306,7 +331,7 @@ def relayout(n, ell, winch, elem, node, held, held_start, held_end):
         held[a] = held_start
         held[3 * (n - 1) + a] = held_end
     # the pseudo-node: the count is never integrated; ℓ and ∫∫e only in control mode
-    sched = 1 if winch[W_MODE] == SCHEDULE else 0
+    sched = 0 if winch[W_MODE] == CONTROL else 1
     held[3 * (ns - 1)] = sched
     held[3 * (ns - 1) + 1] = sched
     held[3 * (ns - 1) + 2] = 1
@@ -353,7 +378,7 @@ def winch_rates(t, y, ns, winch, tension, ell, speed, accel, dydt):
     dydt[p] = speed
     dydt[p + 2] = 0.0
     dydt[v + 2] = 0.0
-    if winch[W_MODE] == SCHEDULE:
+    if winch[W_MODE] != CONTROL:
         dydt[p + 1] = 0.0
         dydt[v] = accel
         dydt[v + 1] = 0.0
@@ -709,3 +734,21 @@ def winch_setup(model, case, added_per_element: bool) -> tuple[np.ndarray, np.nd
     model.n_nodes = cap if model.winch else N + 1
     model.n_q = 3 * ns
     return winch, wbreaks, wcoeffs, ns
+
+
+@kernel
+def control_segment(t, y, ns, winch, tension, wbreaks, wcoeffs):
+    """STEPPED mode, after an accepted step at time t: the controller's command from the
+    winch element's ``tension`` [N] (the last evaluation's), its error integral advanced by
+    explicit Euler over the step, and the drum's segment for the next step rewritten:
+    ℓ(t + τ) = ℓ + ṡ τ + ½ s̈ τ² from the state's ℓ and ṡ."""
+    p = 3 * (ns - 1)
+    v = 3 * ns + p
+    h = t - wbreaks[0]
+    a, de = control_rate(winch, y[p], y[v], y[v + 1], tension)
+    y[v + 1] += de * h
+    wbreaks[0] = t
+    wcoeffs[0, 0, 0] = 0.0
+    wcoeffs[0, 0, 1] = 0.5 * a
+    wcoeffs[0, 0, 2] = y[v]
+    wcoeffs[0, 0, 3] = y[p]

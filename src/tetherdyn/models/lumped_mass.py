@@ -42,13 +42,15 @@ from ..spline import (
     spline_refactor,
 )
 from ..winch import (
-    SCHEDULE,
+    STEPPED,
     W_LNOM,
     W_LO,
     W_MODE,
     W_ON,
     W_SIDE,
     active_nodes,
+    control_segment,
+    enforce_payout,
     initial_winch_state,
     live_nodes,
     payout_state,
@@ -467,19 +469,25 @@ def enforce(t, y, d):
             for a in range(3):
                 y[3 * node + a] = d.motion[w, 0, a]
                 y[3 * ns + 3 * node + a] = d.motion[w, 1, a]
-    if d.winch[W_ON] != 0.0 and d.winch[W_MODE] == SCHEDULE:
-        payout_state(t, y, ns, d.winch, d.wbreaks, d.wcoeffs, d.wmotion, d.wstate)
-        y[3 * (ns - 1)] = d.wstate[0]
-        y[3 * ns + 3 * (ns - 1)] = d.wstate[1]
+    if d.winch[W_ON] != 0.0:
+        enforce_payout(t, y, ns, d.winch, d.wbreaks, d.wcoeffs, d.wmotion, d.wstate)
 
 
 @kernel
 def remesh(t, y, d):
-    """A winch's split or merge after an accepted step (winch.py); 1 when y changed."""
-    if d.winch[W_ON] == 0.0:
+    """A winch's split or merge after an accepted step (winch.py); 1 when y changed. A
+    controller stepped with generalized_alpha (STEPPED) also takes its command here."""
+    w = d.winch
+    if w[W_ON] == 0.0:
         return 0
-    return remesh_nodes(t, y, d.n_nodes, d.winch, d.elem, d.node, d.held, d.flags[HELD0],
-                        d.flags[HELD1], d.tmp)
+    ns = d.n_nodes
+    # the winch element's tension of the last evaluation, before a split or merge renumbers
+    tension = d.tension[winch_nodes(active_nodes(y, ns, w), w)[2]]
+    changed = remesh_nodes(t, y, ns, w, d.elem, d.node, d.held, d.flags[HELD0],
+                           d.flags[HELD1], d.tmp)
+    if w[W_MODE] == STEPPED:
+        control_segment(t, y, ns, w, tension, d.wbreaks, d.wcoeffs)
+    return changed
 
 
 @kernel
