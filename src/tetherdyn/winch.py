@@ -127,8 +127,9 @@ def schedule_range(motion: Trajectory, duration: float) -> tuple[float, float, f
     return float(ell[i]), float(t[i]), float(ell[j]), float(t[j])
 
 
-def payout_capacity(max_length: float, element_length: float, band_hi: float) -> int:
-    """Most live nodes a run can need when at most ``max_length`` [m] is deployed."""
+def payout_capacity(max_length: float, element_length: float) -> int:
+    """Most live nodes a run can need when at most ``max_length`` [m] is deployed: one per
+    element length, the winch node, and room for a winch element up to the split length."""
     return int(math.floor(max_length / element_length)) + 3
 
 
@@ -177,7 +178,7 @@ def winch_parameters(case, linear_mass: float, displaced: float, added_n: float,
         coeffs[0, 0, 2:] = (p.initial_speed, case.tether.length)
     else:
         breaks, coeffs = motion.breaks, motion.coeffs
-    cap = payout_capacity(max(lmax, case.tether.length), L_nom, p.element_band[1])
+    cap = payout_capacity(max(lmax, case.tether.length), L_nom)
     w[W_SLOTS] = cap + 1
     return w, np.ascontiguousarray(breaks), np.ascontiguousarray(coeffs), cap
 
