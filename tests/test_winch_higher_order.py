@@ -82,7 +82,9 @@ def test_lowering_a_mass_carries_its_weight_and_splits():
     # within 0.5 %, and the winch element splits (live nodes 11 → 14).
     res = tetherdyn.simulate(_stable(_lowering(1.0)), progress=False)
     t = res.time.values
-    np.testing.assert_allclose(res.deployed_length.values, L0 + t, rtol=1e-12)
+    # the schedule, but for the slack that splits move between drum and tether to keep the
+    # spline's strain (a fraction of a millimetre each, docs/winch.md)
+    np.testing.assert_allclose(res.deployed_length.values, L0 + t, atol=1e-3)
     np.testing.assert_allclose(res.payout_speed.values, 1.0)
     _check_static_hang(res)
     live = res.active.values.sum(axis=1)
@@ -101,7 +103,7 @@ def test_reeling_in_merges_and_stays_finite():
     assert live[-1] < live[0]
     assert np.all(np.diff(live) <= 0)
     assert live[-1] == 8
-    np.testing.assert_allclose(res.deployed_length.values[-1], 7.0, rtol=1e-12)
+    np.testing.assert_allclose(res.deployed_length.values[-1], 7.0, atol=1e-3)  # the slack
     for name in ("start_force", "end_force", "kinetic_energy", "potential_energy"):
         assert np.all(np.isfinite(res[name].values)), name
     _check_static_hang(res)
@@ -154,16 +156,18 @@ def test_resting_winch_layout_matches_lumped_mass():
 def test_lowering_matches_lumped_mass():
     # The same payout run on both models: a straight vertical tether has no bending load,
     # so the spline model reduces to the lumped-mass one (splits at the same instants,
-    # winch force within 1e-9 relative, positions within 1e-12 m).
+    # winch force within 1e-7 relative, positions within 1e-9 m). The split's node is
+    # placed by two routes (lumped_mass: the exact balance on the chord; higher_order: the
+    # linearised balance of the spline's strains), which agree to ~1e-8.
     case = _lowering(1.0, duration=1.5)
     case["solver"]["dt"] = 4e-5
     ho, lm = _both(case)
     np.testing.assert_array_equal(ho.active.values, lm.active.values)
     assert ho.active.values.sum(axis=1)[-1] > 11
-    np.testing.assert_allclose(ho.start_force.values, lm.start_force.values, rtol=1e-9,
-                               atol=1e-9)
-    np.testing.assert_allclose(ho.position.values, lm.position.values, atol=1e-12)
-    np.testing.assert_allclose(ho.momentum.values, lm.momentum.values, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(ho.start_force.values, lm.start_force.values, rtol=1e-7,
+                               atol=1e-7)
+    np.testing.assert_allclose(ho.position.values, lm.position.values, atol=1e-9)
+    np.testing.assert_allclose(ho.momentum.values, lm.momentum.values, rtol=1e-7, atol=1e-7)
 
 
 @pytest.mark.parametrize("side", ["start", "end"])

@@ -49,8 +49,8 @@ WINCH_MODELS = ("lumped_mass", "higher_order")
 # the packed winch parameters (float64 array)
 (W_ON, W_SIDE, W_LNOM, W_LO, W_HI, W_MODE, W_TARGET, W_KP, W_KI, W_VMAX, W_AMAX, W_TAU,
  W_LMIN, W_LMAX, W_MPL, W_VPL, W_ADDN, W_ADDT, W_SCALE, W_SLOTS, W_FAR, W_EA, W_WX, W_WY,
- W_WZ) = range(25)
-N_WINCH = 25
+ W_WZ, W_SPLINE) = range(26)
+N_WINCH = 26
 #: payout modes: a schedule; the tension controller integrated with the tether (rk4, rk45);
 #: the controller stepped explicitly after each accepted step (generalized_alpha, whose
 #: banded Jacobian cannot hold the drum's coupling to the whole tether): ℓ then follows a
@@ -391,11 +391,16 @@ def winch_rates(t, y, ns, winch, tension, ell, speed, accel, dydt):
 
 
 @kernel
-def remesh_nodes(t, y, ns, winch, elem, node, held, held_start, held_end, out3):
+def remesh_nodes(t, y, ns, winch, elem, node, held, held_start, held_end, out3, r2,
+                 on_spline):
     """Split or merge the winch element when it leaves the band (after an accepted step).
 
     Returns 1 when the layout changed (y rewritten), else 0. Mass and momentum are
-    conserved (module docstring); ``out3``: 6 floats of work.
+    conserved (module docstring); ``out3``: 9 floats of work. ``on_spline`` (higher_order,
+    whose strain is the spline's arc length): the split's node goes on the element's
+    cubic (seed 004 eq. 3.11, with the nodal curvature vectors ``r2`` of the last
+    evaluation) at its material point, and a merge keeps the material (the new spline
+    through the remaining nodes follows the old path); otherwise the chord rules below.
     """
     n = active_nodes(y, ns, winch)
     p = 3 * (ns - 1)
@@ -407,6 +412,10 @@ def remesh_nodes(t, y, ns, winch, elem, node, held, held_start, held_end, out3):
     vo = 3 * ns  # velocity block offset
     if L_w > winch[W_HI] and n < cap:
         # split: a new node X on the winch element, L_w − L_nom from the winch
+        if on_spline:  # X on the old cubic, before the rows move
+            a0, b0 = (0, 1) if winch[W_SIDE] == 0.0 else (n - 2, n - 1)
+            x = (L_w - L_nom) / L_w if winch[W_SIDE] == 0.0 else L_nom / L_w
+            _spline_point(y, r2, a0, b0, L_w, x, out3[6:9])
         if winch[W_SIDE] == 0.0:
             for i in range(n - 1, 0, -1):  # shift nodes 1 … n−1 up by one
                 for a in range(3):
@@ -425,7 +434,12 @@ def remesh_nodes(t, y, ns, winch, elem, node, held, held_start, held_end, out3):
         _uvec(y, vo, iw, ip, speed, L_w, u_old)  # the material velocity before the split
         # X's position (balanced, see _split_position) into its own row; the slack a sag
         # needs comes off the drum
-        extra = _split_position(y, iw, ip, iq, n >= 3, L_x, L_nom, winch, out3)
+        if on_spline:
+            extra = 0.0
+            for a in range(3):
+                out3[a] = out3[6 + a]
+        else:
+            extra = _split_position(y, iw, ip, iq, n >= 3, L_x, L_nom, winch, out3)
         for a in range(3):
             y[3 * ix + a] = out3[a]
         L_x2 = L_x + extra
@@ -462,7 +476,7 @@ def remesh_nodes(t, y, ns, winch, elem, node, held, held_start, held_end, out3):
         l_wp = _dist(y, iw, ip)
         strain = (l_wp + _dist(y, ip, iq)) / (L_w + L_nom) - 1.0
         L_m = L_w + L_nom
-        if strain > 0.0:
+        if strain > 0.0 and not on_spline:
             L_m = min(L_m, _dist(y, iw, iq) / (1.0 + strain))
         slack = L_w + L_nom - L_m
         _uvec(y, vo, iw, ip, speed, L_w, out3)
@@ -501,6 +515,17 @@ def remesh_nodes(t, y, ns, winch, elem, node, held, held_start, held_end, out3):
     y[p + 2] = float(n)
     relayout(n, ell, winch, elem, node, held, held_start, held_end)
     return 1
+
+
+@inline_kernel
+def _spline_point(y, r2, a, b, h, x, out):
+    """The point at x ∈ [0, 1] of the element from node a to node b (unstretched length h)
+    on the cubic through their positions and curvature vectors r2 — seed 004 eq. (3.11)."""
+    c1 = 1.0 - x
+    c2 = h * h * (c1 * c1 * c1 - c1) / 6.0
+    c4 = h * h * (x * x * x - x) / 6.0
+    for k in range(3):
+        out[k] = c1 * y[3 * a + k] + c2 * r2[a, k] + x * y[3 * b + k] + c4 * r2[b, k]
 
 
 @inline_kernel
@@ -718,11 +743,13 @@ def winch_update(t, y, ns, winch, elem, node, held, held_start, held_end, wbreak
     return n, set_winch_element(n, wstate[0], wstate[1], winch, elem, node)
 
 
-def winch_setup(model, case, added_per_element: bool) -> tuple[np.ndarray, np.ndarray,
-                                                               np.ndarray, int]:
+def winch_setup(model, case, added_per_element: bool, on_spline: bool = False
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """A node-row model's winch: sets ``model.winch`` (bool), ``n_elements``, ``n_nodes``
     (the most live nodes) and ``n_q``; returns (parameters, schedule breaks, coeffs, state
-    node rows ns: capacity + the pseudo-node with a winch, else the nodes)."""
+    node rows ns: capacity + the pseudo-node with a winch, else the nodes). ``on_spline``:
+    the model's strain is the arc length of its spline (splits and merges keep it there,
+    :func:`remesh_nodes`)."""
     t = case.tether
     N = case.model.elements
     rho = case.environment.fluid_density
@@ -730,6 +757,7 @@ def winch_setup(model, case, added_per_element: bool) -> tuple[np.ndarray, np.nd
         case, t.linear_mass, t.displaced, rho * t.ca_normal * t.displaced,
         rho * t.ca_tangential * t.displaced, added_per_element=added_per_element)
     model.winch = bool(winch[W_ON])
+    winch[W_SPLINE] = float(on_spline and model.winch)
     ns = cap + 1 if model.winch else N + 1
     model.n_elements = cap - 1 if model.winch else N
     model.n_nodes = cap if model.winch else N + 1

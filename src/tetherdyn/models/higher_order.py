@@ -47,14 +47,22 @@ from ..spline import (
     spline_refactor,
 )
 from ..winch import (
+    SCHEDULE,
+    STEPPED,
     W_LNOM,
     W_LO,
+    W_MODE,
     W_ON,
     W_SIDE,
+    W_WX,
+    W_WY,
+    W_WZ,
     active_nodes,
+    control_segment,
     initial_winch_state,
     live_nodes,
     relayout,
+    remesh_nodes,
     winch_material,
     winch_nodes,
     winch_outputs,
@@ -76,7 +84,6 @@ from .lumped_mass import (
     _solve3,
     enforce,
     held_acc,
-    remesh,
 )
 
 #: strain above which a run is declared blown up (1000 % stretch)
@@ -586,6 +593,95 @@ def rhs(t, y, dydt, d):
 
 
 @kernel
+def _curved_lengths(t, y, d):
+    """Evaluate the tether loads of state y (so d.length holds the elements' curved lengths,
+    eq. 4.20); returns the live node count."""
+    n = _prepare(t, y, d)
+    _load_state(t, y, n, d.n_nodes, d.flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1,
+                d.motion, d.pos, d.vel)
+    _forces_of(t, d, n)
+    return n
+
+
+@kernel
+def _keep_strain(t, y, d, n_before, strain):
+    """After a winch split or merge: the strain here is the spline's arc length, which the
+    new node set changes (a micrometre is a newton on a stiff, nearly slack ROV tether). So
+    the new node X of a split slides along X–P until X–P (L_nom) is back at ``strain``, and
+    the winch element's unstretched length is then set to hold ``strain`` too; the
+    difference goes to or comes from the drum (winch.py's slack). A slightly slack element
+    (strain above −1 %) keeps its slack the same way, or the cubic's bulge would stretch one
+    of the new pieces; a very slack one carries no tension to keep."""
+    ns = d.n_nodes
+    w = d.winch
+    if strain <= -0.01:
+        return
+    n = active_nodes(y, ns, w)
+    iw, ix, ew = winch_nodes(n, w)
+    L_nom = w[W_LNOM]
+    strain_a = strain
+    if n > n_before:  # a split: X = ix, its far neighbour and their element
+        start = w[W_SIDE] == 0.0
+        ip = ix + 1 if start else ix - 1
+        eb = 1 if start else n - 3
+        # X's lumped net weight along W→P, which W and P held before, shared between the
+        # two new tensions as lumped_mass's split does (winch.py, _split_position)
+        L_x = d.elem[ew, L0]
+        L_w = L_x + L_nom
+        cx = y[3 * ip] - y[3 * iw]
+        cy = y[3 * ip + 1] - y[3 * iw + 1]
+        cz = y[3 * ip + 2] - y[3 * iw + 2]
+        c = math.sqrt(cx * cx + cy * cy + cz * cz)
+        wt = 0.5 * L_w * (w[W_WX] * cx + w[W_WY] * cy + w[W_WZ] * cz) / c
+        ea = d.scal[EA]
+        strain_a = strain + (L_nom / L_w) * wt / ea
+        strain_b = strain - (L_x / L_w) * wt / ea
+        _curved_lengths(t, y, d)
+        dx = y[3 * ix] - y[3 * ip]
+        dy = y[3 * ix + 1] - y[3 * ip + 1]
+        dz = y[3 * ix + 2] - y[3 * ip + 2]
+        s = (L_nom * (1.0 + strain_b) - d.length[eb]) / math.sqrt(dx * dx + dy * dy + dz * dz)
+        y[3 * ix] += s * dx
+        y[3 * ix + 1] += s * dy
+        y[3 * ix + 2] += s * dz
+    _curved_lengths(t, y, d)
+    extra = d.length[ew] / (1.0 + strain_a) - d.elem[ew, L0]
+    p = 3 * (ns - 1)
+    if w[W_MODE] == SCHEDULE:
+        y[p + 1] -= extra
+    else:
+        y[p] += extra
+
+
+@kernel
+def remesh(t, y, d):
+    """A winch's split or merge after an accepted step (winch.py), keeping the winch
+    element's strain (:func:`_keep_strain`); a controller stepped with generalized_alpha
+    takes its command here too. Returns 1 when y changed."""
+    w = d.winch
+    if w[W_ON] == 0.0:
+        return 0
+    ns = d.n_nodes
+    n0 = active_nodes(y, ns, w)
+    e0 = winch_nodes(n0, w)[2]
+    tension = d.tension[e0]  # the last evaluation's
+    strain = d.length[e0] / d.elem[e0, L0] - 1.0
+    if n0 > 2:  # a merge keeps the mean strain of the two elements it joins
+        e1 = 1 if w[W_SIDE] == 0.0 else n0 - 3
+        merged = ((d.length[e0] + d.length[e1]) / (d.elem[e0, L0] + d.elem[e1, L0]) - 1.0)
+    else:
+        merged = strain
+    changed = remesh_nodes(t, y, ns, w, d.elem, d.node, d.held, d.flags[HELD0],
+                           d.flags[HELD1], d.tmp, d.r2, True)
+    if changed:
+        grew = active_nodes(y, ns, w) > n0
+        _keep_strain(t, y, d, n0, strain if grew else merged)
+    if w[W_MODE] == STEPPED:
+        control_segment(t, y, ns, w, tension, d.wbreaks, d.wcoeffs)
+    return changed
+
+
+@kernel
 def check(t, y, d):
     """Index of an element with non-finite or absurd chord strain, or -1 when sound."""
     ns = d.n_nodes
@@ -767,7 +863,8 @@ class HigherOrder(Formulation):
         n = N + 1
         rho = case.environment.fluid_density
         # added mass per metre: the winch must not rescale it with the element length
-        winch, wbreaks, wcoeffs, ns = winch_setup(self, case, added_per_element=False)
+        winch, wbreaks, wcoeffs, ns = winch_setup(self, case, added_per_element=False,
+                                                  on_spline=True)
         held = np.zeros(3 * ns, dtype=np.int64)
         held[:3] = case.start.type != "free"
         held[3 * (n - 1):3 * n] = case.end.type != "free"

@@ -48,6 +48,7 @@ from ..winch import (
     W_MODE,
     W_ON,
     W_SIDE,
+    W_SPLINE,
     active_nodes,
     control_segment,
     enforce_payout,
@@ -484,7 +485,7 @@ def remesh(t, y, d):
     # the winch element's tension of the last evaluation, before a split or merge renumbers
     tension = d.tension[winch_nodes(active_nodes(y, ns, w), w)[2]]
     changed = remesh_nodes(t, y, ns, w, d.elem, d.node, d.held, d.flags[HELD0],
-                           d.flags[HELD1], d.tmp)
+                           d.flags[HELD1], d.tmp, d.r2, w[W_SPLINE] != 0.0)
     if w[W_MODE] == STEPPED:
         control_segment(t, y, ns, w, tension, d.wbreaks, d.wcoeffs)
     return changed
