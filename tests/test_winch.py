@@ -106,10 +106,10 @@ def test_winch_at_the_end_end():
     assert np.allclose(ds.arc_length.values[j, live - 1], ds.deployed_length.values)
 
 
-def test_tension_control_reaches_the_elastic_equilibrium():
-    """A constant-tension winch on a line to an anchor 20 m away (no gravity): it reels in
-    until the tension is the target, at ℓ = 20 / (1 + T*/EA) exactly."""
-    case = dict(
+def anchor_case(solver: dict) -> dict:
+    """A constant-tension winch (target 100 N) on a line to an anchor 20 m away, no
+    gravity: its equilibrium is ℓ = 20 / (1 + T*/EA) exactly."""
+    return dict(
         tether=dict(length=20.0, diameter=0.01, mass_per_length=0.5, EA=1e4,
                     axial_damping=200.0),
         model=dict(type="lumped_mass", elements=10),
@@ -118,9 +118,13 @@ def test_tension_control_reaches_the_elastic_equilibrium():
             max_length=25.0, tension_control=dict(target=100.0, kp=0.01, ki=0.02,
                                                   max_speed=0.5, max_acceleration=1.0))),
         end=dict(type="fixed", position=[20.0, 0.0, 0.0]),
-        solver=dict(method="rk4", dt=2e-4, duration=8.0, output_interval=0.1),
+        solver=dict(duration=8.0, output_interval=0.1, **solver),
     )
-    ds = simulate(case)
+
+
+def test_tension_control_reaches_the_elastic_equilibrium():
+    """The winch reels in until the tension is the target, at ℓ = 20 / (1 + T*/EA)."""
+    ds = simulate(anchor_case(dict(method="rk4", dt=2e-4)))
     assert ds.deployed_length.values[-1] == pytest.approx(20.0 / 1.01, rel=1e-5)
     assert np.linalg.norm(ds.start_force.values[-1]) == pytest.approx(100.0, rel=1e-4)
     # the speed and acceleration limits hold
@@ -130,20 +134,8 @@ def test_tension_control_reaches_the_elastic_equilibrium():
 def test_tension_control_with_generalized_alpha_is_stepped():
     """With generalized_alpha the controller is stepped explicitly (one segment per step):
     the same closed-form equilibrium, and the transient within 2 mm of rk4's."""
-    case = dict(
-        tether=dict(length=20.0, diameter=0.01, mass_per_length=0.5, EA=1e4,
-                    axial_damping=200.0),
-        model=dict(type="lumped_mass", elements=10),
-        environment=dict(gravity=[0.0, 0.0, 0.0]),
-        start=dict(type="winch", position=[0.0, 0.0, 0.0], payout=dict(
-            max_length=25.0, tension_control=dict(target=100.0, kp=0.01, ki=0.02,
-                                                  max_speed=0.5, max_acceleration=1.0))),
-        end=dict(type="fixed", position=[20.0, 0.0, 0.0]),
-        solver=dict(method="generalized_alpha", dt=2e-3, duration=8.0, output_interval=0.1),
-    )
-    ds = simulate(case)
-    case["solver"] = dict(method="rk4", dt=2e-4, duration=8.0, output_interval=0.1)
-    ref = simulate(case)
+    ds = simulate(anchor_case(dict(method="generalized_alpha", dt=2e-3)))
+    ref = simulate(anchor_case(dict(method="rk4", dt=2e-4)))
     assert ds.deployed_length.values[-1] == pytest.approx(20.0 / 1.01, rel=1e-6)
     assert np.abs(ds.deployed_length.values - ref.deployed_length.values).max() < 2e-3
 
