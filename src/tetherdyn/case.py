@@ -499,8 +499,9 @@ class Case:
         self.start_trajectory: Trajectory | None = None
         self.end_trajectory: Trajectory | None = None
         #: a winch's deployed length ℓ(t) as a motion whose x is ℓ (None: no winch, or
-        #: tension control)
+        #: tension control), and its (least ℓ, time, largest ℓ, time) over the run
         self.payout_schedule: Trajectory | None = None
+        self.payout_range: tuple[float, float, float, float] | None = None
 
     def __getattr__(self, item: str) -> Any:
         if item.startswith("_"):
@@ -780,7 +781,8 @@ def _winch_errors(case: Case) -> list[str]:
     except ValueError as exc:
         return errors + [f"{key}.{which}: {exc}"]
     case.payout_schedule = motion
-    lo, t_lo, hi, t_hi = schedule_range(motion, case.solver.duration)
+    case.payout_range = schedule_range(motion, case.solver.duration)
+    lo, t_lo, hi, t_hi = case.payout_range
     if lo < lmin * (1 - 1e-9):
         errors.append(f"{key}.{which}: the deployed length falls to {lo:.6g} m at t = "
                       f"{t_lo:.6g} s, below the least allowed {lmin:.6g} m "

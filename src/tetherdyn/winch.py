@@ -154,7 +154,7 @@ def winch_parameters(case, linear_mass: float, displaced: float, added_n: float,
     lmin = p.min_length if p.min_length is not None else L_nom
     lmax = p.max_length or 0.0  # the drum: room for it all (a host may drive the payout)
     if motion is not None:
-        lmax = max(lmax, schedule_range(motion, case.solver.duration)[2])
+        lmax = max(lmax, case.payout_range[2])  # computed when the case was checked
     w[[W_ON, W_SIDE, W_LNOM, W_LO, W_HI]] = (1.0, 0.0 if side == "start" else 1.0, L_nom,
                                              p.element_band[0] * L_nom,
                                              p.element_band[1] * L_nom)
@@ -610,6 +610,13 @@ def winch_outputs(winch: np.ndarray, wout: np.ndarray, n_nodes: int) -> dict:
 
 
 @inline_kernel
+def split_node_weight(winch, L_w, tx, ty, tz):
+    """The net weight [N] (weight less buoyancy) of a split's new node, half of the old
+    winch element of unstretched length L_w, along the unit vector t (from the winch)."""
+    return 0.5 * L_w * (winch[W_WX] * tx + winch[W_WY] * ty + winch[W_WZ] * tz)
+
+
+@inline_kernel
 def _split_position(y, iw, ip, iq, has_q, L_x, L_nom, winch, out):
     """Where the split's new node X goes [m], into out (3); returns the unstretched length
     [m] the new winch element takes from the drum besides L_x (0 on the chord).
@@ -660,7 +667,7 @@ def _split_position(y, iw, ip, iq, has_q, L_x, L_nom, winch, out):
     along = fx * tx + fy * ty + fz * tz
     # along the chord only X's net weight: P's axial load also holds its inertia along the
     # tether (payout accelerating or the strain waves), which is no load X should carry
-    wt = 0.5 * L_w * (winch[W_WX] * tx + winch[W_WY] * ty + winch[W_WZ] * tz)
+    wt = split_node_weight(winch, L_w, tx, ty, tz)
     f = (wt / (ea * chord) + 1.0 / L_nom) / (1.0 / L_x + 1.0 / L_nom)
     a_len = f * chord
     b_len = (1.0 - f) * chord

@@ -54,15 +54,13 @@ from ..winch import (
     W_MODE,
     W_ON,
     W_SIDE,
-    W_WX,
-    W_WY,
-    W_WZ,
     active_nodes,
     control_segment,
     initial_winch_state,
     live_nodes,
     relayout,
     remesh_nodes,
+    split_node_weight,
     winch_material,
     winch_nodes,
     winch_outputs,
@@ -632,7 +630,7 @@ def _keep_strain(t, y, d, n_before, strain):
         cy = y[3 * ip + 1] - y[3 * iw + 1]
         cz = y[3 * ip + 2] - y[3 * iw + 2]
         c = math.sqrt(cx * cx + cy * cy + cz * cz)
-        wt = 0.5 * L_w * (w[W_WX] * cx + w[W_WY] * cy + w[W_WZ] * cz) / c
+        wt = split_node_weight(w, L_w, cx / c, cy / c, cz / c)
         ea = d.scal[EA]
         strain_a = strain + (L_nom / L_w) * wt / ea
         strain_b = strain - (L_x / L_w) * wt / ea
