@@ -64,3 +64,18 @@ def dense_from_band(Mb: np.ndarray) -> np.ndarray:
         for j in range(n - k):
             M[j + k, j] = M[j, j + k] = Mb[k, j]
     return M
+
+
+def second_order_surface(model, t: float, y: np.ndarray) -> tuple[np.ndarray, ...]:
+    """A formulation's first-order rates and second-order surface at state y, time t
+    (models/base.py): (dydt, F, dense M, held accelerations (NaN where free), held mask)."""
+    nq = model.n_q
+    dydt = np.zeros(2 * nq)
+    model.rhs(t, y, dydt, model.data)
+    F = np.zeros(nq)
+    Mb = np.zeros((model.band + 1, nq))
+    a = np.full(nq, np.nan)
+    model.force(t, y, F, model.data)
+    model.mass(t, y, Mb, model.data)
+    model.held_acc(t, y, a, model.data)
+    return dydt, F, dense_from_band(Mb), a, model.held.astype(bool)

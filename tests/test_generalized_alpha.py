@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import dense_from_band
+from conftest import second_order_surface
 
 import tetherdyn
 from tetherdyn.case import load_case
@@ -129,20 +129,11 @@ def test_second_order_surface_matches_rhs(factory):
     assert nq > 0 and model.band >= 0 and model.held.shape == (nq,)
     t = 0.37
     y = _state(model, t)
-    dydt = np.zeros(2 * nq)
-    model.rhs(t, y, dydt, model.data)
-    F = np.zeros(nq)
-    Mb = np.zeros((model.band + 1, nq))
-    a = np.full(nq, np.nan)
-    model.force(t, y, F, model.data)
-    model.mass(t, y, Mb, model.data)
-    model.held_acc(t, y, a, model.data)
-    held = model.held.astype(bool)
+    dydt, F, M, a, held = second_order_surface(model, t, y)
     free = ~held
     np.testing.assert_array_equal(dydt[:nq], y[nq:])
     assert np.all(np.isnan(a[free])), "held_acc must leave free coordinates untouched"
     np.testing.assert_allclose(dydt[nq:][held], a[held], rtol=1e-12, atol=1e-12)
-    M = dense_from_band(Mb)
     np.testing.assert_allclose(M, M.T)
     assert np.all(np.linalg.eigvalsh(M) > 0)
     rhs_f = F[free] - M[np.ix_(free, held)] @ a[held]

@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import dense_from_band
+from conftest import second_order_surface
 
 import tetherdyn
 from tetherdyn.case import load_case
@@ -200,18 +200,9 @@ def test_second_order_surface_matches_rhs_with_a_winch(side):
     y[:3 * n] += 0.01 * rng.standard_normal(3 * n)
     y[nq:nq + 3 * n] += 0.3 * rng.standard_normal(3 * n)
     model.enforce(t, y, model.data)
-    dydt = np.zeros(2 * nq)
-    model.rhs(t, y, dydt, model.data)
-    F = np.zeros(nq)
-    Mb = np.zeros((model.band + 1, nq))
-    a = np.full(nq, np.nan)
-    model.force(t, y, F, model.data)
-    model.mass(t, y, Mb, model.data)
-    model.held_acc(t, y, a, model.data)
-    held = model.held.astype(bool)
+    dydt, F, M, a, held = second_order_surface(model, t, y)
     assert held[3 * n:].all()  # dead rows and the pseudo-node
     free = ~held
-    M = dense_from_band(Mb)
     np.testing.assert_allclose(M, M.T)
     assert np.all(np.linalg.eigvalsh(M) > 0)
     np.testing.assert_array_equal(dydt[:3 * n], y[nq:nq + 3 * n])
