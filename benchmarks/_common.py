@@ -1,7 +1,8 @@
 """What every benchmark record states about where it ran: versions, commit and CPU.
 
 Imported by the benchmark scripts (run as ``python benchmarks/<script>.py``, so this folder
-is on the import path).
+is on the import path) before anything of the validation lab: importing it puts the
+checkout's root on the path, where the lab (``validation/``, peers inside it) lives.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import math
 import platform
 import subprocess
+import sys
 import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -17,6 +19,8 @@ import numpy as np
 from numba import njit
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # the lab beside the package
+    sys.path.insert(0, str(ROOT))
 
 
 def fmt(x: float, spec: str) -> str:

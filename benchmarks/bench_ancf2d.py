@@ -1,7 +1,7 @@
 """Timing benchmark: the seed-003 rubber strip as planar ANCF cable elements, tetherdyn
 (``ancf2d``) against Exudyn's ``ANCFCable2D`` at equal accuracy.
 
-The problem (seed 003 Table 1/2, ``tetherdyn.validation.seed003.strip_case``): 0.6 m strip,
+The problem (seed 003 Table 1/2, ``validation.seed003.strip_case``): 0.6 m strip,
 20 × 2 mm, E = 9.4 MPa, 920 kg/m³, 40 elements, pinned at the origin, released at rest 45°
 above the horizontal, g = 9.8 m/s², internal damping D = 2.0e3 N s/m² (axial C = D a =
 0.08 N s on ε̇, bending C_b = D I = 2.67e-8 N m² s on κ̇), 2 s. Two variants:
@@ -56,7 +56,7 @@ from _common import cpu_model, package_version, versions
 import tetherdyn
 from tetherdyn.case import load_case
 from tetherdyn.models import build_model
-from tetherdyn.validation.seed003 import (
+from validation.seed003 import (
     AREA,
     D_IDENT,
     DENSITY,

@@ -4,7 +4,7 @@ The seed times its higher-order model (ch. 5) as execution time per simulated se
 1 GHz Athlon: 4.4–14.9 s per simulated second for N = 20–30 (Table 5.5), with RK4 at its
 stable step and generalized-α at its largest workable step (Table 5.4). This script times
 the two bending models of tetherdyn on the §2.4 / §3.4 slack manoeuvre of the 300 m tether
-(``tetherdyn.validation.seed004_slack``; the first ``--duration`` seconds, which include the
+(``validation.seed004_slack``; the first ``--duration`` seconds, which include the
 towpoint's first x reversal and the slack that follows):
 
 * ``lumped_mass`` with ``bending: true`` and ``higher_order``, for N = 5 … 30 elements (the
@@ -39,7 +39,7 @@ from _common import compiled_rhs_time, cpu_model, fmt, versions
 from tetherdyn.case import load_case
 from tetherdyn.integrate import SimulationError, integrate
 from tetherdyn.models import build_model
-from tetherdyn.validation.seed004_slack import slack_case
+from validation.seed004_slack import slack_case
 
 OUTPUT = 1.0  # [s] output interval
 RK4_SAFETY = 0.9

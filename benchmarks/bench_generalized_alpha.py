@@ -33,7 +33,7 @@ from _common import cpu_model, versions
 from tetherdyn.case import load_case
 from tetherdyn.integrate import integrate
 from tetherdyn.models import build_model
-from tetherdyn.validation.generalized_alpha import stiff_case
+from validation.generalized_alpha import stiff_case
 
 DT_GA = 2e-3  # [s]
 DURATION = 2.0  # [s] simulated

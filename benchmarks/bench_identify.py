@@ -1,7 +1,7 @@
 """Throughput of parameter identification (seed 003 §4.3) on the Dask batch runner.
 
 Every point of an identification grid is one simulation of the seed-003 rubber strip
-(``tetherdyn.validation.identification.base_case``: generalized-α, ρ∞ = 0.8, dt = 1 ms,
+(``validation.identification.base_case``: generalized-α, ρ∞ = 0.8, dt = 1 ms,
 2 s, outputs every 0.04 s) plus the evaluation function of eq. (25) against the synthetic
 markers of the validation row, run as one Dask task on a ``LocalCluster``.
 
@@ -42,7 +42,7 @@ from _common import cpu_model, versions
 from tetherdyn.batch import close_client, get_client, run_batch, warm_up
 from tetherdyn.identify import MarkerCost, _point_case
 from tetherdyn.simulate import simulate
-from tetherdyn.validation.identification import base_case, synthetic_markers
+from validation.identification import base_case, synthetic_markers
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "results_identify.md"

@@ -6,7 +6,7 @@ For N = 10 ... 320 elements this script times
   compiled loop, so no Python call overhead is in the number) [µs per call];
 * a whole ``tetherdyn.simulate`` run with RK4 (``ds.attrs["wall_time_s"]``: the time
   integration alone, no compilation and no results building) [µs per time step];
-* the same cable in MoorDyn-C v2 (``src/tetherdyn/peers/moordyn.py``, time spent inside
+* the same cable in MoorDyn-C v2 (``validation/peers/moordyn.py``, time spent inside
   ``moordyn.Step`` only) at the same N and dt, with RK4 [µs per time step];
 
 and prints the ratio MoorDyn / tetherdyn (> 1: tetherdyn is faster) and tetherdyn's cost
@@ -51,7 +51,7 @@ from _common import compiled_rhs_time, cpu_model, fmt, versions
 
 import tetherdyn
 from tetherdyn.models import build_model
-from tetherdyn.peers.moordyn import moordyn_available, run_moordyn_line
+from validation.peers.moordyn import moordyn_available, run_moordyn_line
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "results_lumped_mass.md"
@@ -260,7 +260,7 @@ def markdown(rows, fits, argv, started, elapsed, load0, load1, use_md) -> str:
         "Cd_n = 1.2, Cd_t = 0.008 (on π d), Ca_n = 1, Ca_t = 0.",
         "- tetherdyn µs/step: `ds.attrs['wall_time_s'] / ds.attrs['steps']` (time "
         "integration only). MoorDyn µs/step: time inside `moordyn.Step` only "
-        "(`src/tetherdyn/peers/moordyn.py`). RHS µs/call: `model.rhs` called K times from a "
+        "(`validation/peers/moordyn.py`). RHS µs/call: `model.rhs` called K times from a "
         "compiled loop, at the final state of the run. Every number is the best of the "
         "repetitions, each lasting at least the time given in the details.",
         "- Ratio > 1: tetherdyn is faster. µs/step/element flat in N: the cost is linear in N.",

@@ -7,7 +7,7 @@ For N = 8 ... 1024 links this script times
   recursion is O(N), so µs/call/link should be flat;
 * a whole ``tetherdyn.simulate`` RK4 run (``ds.attrs["wall_time_s"]``: the time integration
   alone, no compilation, no results building) [µs per step and wall s per simulated s];
-* the same chain in MuJoCo (``src/tetherdyn/peers/mujoco_chain.py``: ball-jointed bodies with
+* the same chain in MuJoCo (``validation/peers/mujoco_chain.py``: ball-jointed bodies with
   the same masses and inertias, RK4, same dt, time inside ``mj_step`` only, one
   ``mj_step(model, data, nstep)`` call per run, so no Python per step) [same units];
 * for context, tetherdyn's ``lumped_mass`` bead model of the same tether at the same N
@@ -55,7 +55,7 @@ from _common import compiled_rhs_time, cpu_model, fmt, versions
 import tetherdyn
 from tetherdyn.integrate import integrate
 from tetherdyn.models import build_model
-from tetherdyn.peers.mujoco_chain import MAX_LINKS, mujoco_available, mujoco_wall_time
+from validation.peers.mujoco_chain import MAX_LINKS, mujoco_available, mujoco_wall_time
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "results_rigid_links.md"
@@ -309,7 +309,7 @@ def markdown(rows, fit_lines, argv, started, elapsed, load0, load1, use_mj, seco
         "- RHS µs/call: `model.rhs` called K times from a compiled loop (mid-run state). "
         "tetherdyn µs/step and ms per simulated second: `ds.attrs['wall_time_s']` of whole "
         "`simulate` runs (time integration only). MuJoCo: time inside "
-        "`mujoco.mj_step(model, data, nstep)` only (`tetherdyn.peers.mujoco_chain."
+        "`mujoco.mj_step(model, data, nstep)` only (`validation.peers.mujoco_chain."
         "mujoco_wall_time`; no capsules, contacts disabled). Every number is the best of "
         f"{repeats} repetitions lasting at least {seconds:g} s each (MuJoCo: at least 2 "
         f"steps; a single run when one takes over {MUJOCO_SINGLE_RUN_S:g} s).",

@@ -49,7 +49,7 @@ from _common import best_time, compiled_rhs_time, cpu_model, versions  # noqa: E
 
 import tetherdyn  # noqa: E402
 from tetherdyn.models import build_model  # noqa: E402
-from tetherdyn.validation.seed001 import seed_energy_case  # noqa: E402
+from validation.seed001 import seed_energy_case  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "results_rod_chain.md"

@@ -2,7 +2,7 @@
 
 For N = 5 … 30 higher-order elements (Table 5.3) and both twist cases (GJ = 0, spherical
 joint at the ROV; GJ = 0.11, roll held at both ends), the full 57 s manoeuvre of
-``tetherdyn.validation.seed004_rov`` is integrated with
+``validation.seed004_rov`` is integrated with
 
 * RK4 at 0.8 × the model's stability limit (``critical_time_step()``): the reference, since
   its step is set by stability, far below what accuracy needs;
@@ -45,7 +45,7 @@ from tetherdyn.case import load_case
 from tetherdyn.integrate import SimulationError
 from tetherdyn.models import build_model
 from tetherdyn.simulate import simulate
-from tetherdyn.validation import seed004_rov as R
+from validation import seed004_rov as R
 
 TOL = 0.05  # tension error, fraction of the reference's peak over 1–52 s
 GA_FACTORS = (2.0, 1.0, 0.5, 0.25)  # × Table 5.4's generalized-α step
@@ -190,7 +190,7 @@ def main() -> None:
         f"(shared with other work); load average (1 min) {load0:.2f} at the start, "
         f"{os.getloadavg()[0]:.2f} at the end",
         f"- Versions: {versions('numba', 'numpy')}",
-        "- Case: `tetherdyn.validation.seed004_rov.rov_case` (src/tetherdyn/examples/"
+        "- Case: `validation.seed004_rov.rov_case` (src/tetherdyn/examples/"
         "rov_manoeuvre*.yaml), 57 s, output every 0.5 s, one run per entry, one core. "
         "Generalized-α: ρ∞ = 9/11, rtol 1e-6. Reference: RK4 at 0.8 × its limit.",
         f"- Accuracy: ROV tension error = max over {WINDOW[0]:g}–{WINDOW[1]:g} s of "

@@ -30,7 +30,7 @@ from pathlib import Path
 from _common import cpu_model, versions
 
 from tetherdyn import simulate
-from tetherdyn.validation.winch import lowering_case
+from validation.winch import lowering_case
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "results_winch.md"

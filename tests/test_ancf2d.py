@@ -23,7 +23,7 @@ from tetherdyn.models.ancf2d import (
     shape_functions,
 )
 from tetherdyn.simulate import simulate
-from tetherdyn.validation import seed003
+from validation import seed003
 
 
 def make_case(elements: int = 4, **changes) -> dict:

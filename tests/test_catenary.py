@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tetherdyn import analytic
-from tetherdyn.validation import catenary
+from validation import catenary
 
 
 @pytest.fixture(scope="module")

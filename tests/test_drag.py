@@ -1,4 +1,4 @@
-"""Drag-law validation checks (src/tetherdyn/validation/drag.py), reduced versions.
+"""Drag-law validation checks (validation/drag.py), reduced versions.
 
 A straight free cable sinking through still water must reach the terminal velocity its drag
 law predicts; a towed cable must take the steady profile of the continuous cable equations.
@@ -13,7 +13,7 @@ import pytest
 from scipy import optimize
 
 from tetherdyn.hydro import loading_function_normal, loading_function_tangential
-from tetherdyn.validation import drag
+from validation import drag
 
 # Terminal-velocity rows: the simulation differs from the reference only by the RK4 error
 # ((dt/tau)^4 ~ 1e-9) and the transient left at the measuring instant (< 1e-8), so 1e-4

@@ -17,8 +17,8 @@ from tetherdyn.case import load_case
 from tetherdyn.integrate import SimulationError, integrate, output_times
 from tetherdyn.integrate.implicit import band_lu, band_solve, parameters
 from tetherdyn.models import build_model
-from tetherdyn.validation import _REGISTRY
-from tetherdyn.validation.generalized_alpha import (
+from validation import _REGISTRY
+from validation.generalized_alpha import (
     ENERGY_TOLERANCE,
     ORDER_TOLERANCE,
     SPECTRAL_TOLERANCE,

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from tetherdyn import analytic
-from tetherdyn.validation import _REGISTRY
-from tetherdyn.validation.hanging_chain import (
+from validation import _REGISTRY
+from validation.hanging_chain import (
     DISCRETE_TOLERANCE,
     LENGTH,
     TOLERANCE,

@@ -20,7 +20,7 @@ from tetherdyn.case import load_case
 from tetherdyn.cosim import Simulator
 from tetherdyn.models import build_model
 from tetherdyn.models.higher_order import GL_W, GL_X
-from tetherdyn.validation.hanging_chain import (
+from validation.hanging_chain import (
     chain_case,
     discrete_chain_frequencies,
     fit_sinusoids,

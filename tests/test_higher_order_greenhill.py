@@ -1,6 +1,6 @@
 """higher_order's torsion coupling against Greenhill's critical torque (reduced row)."""
 
-from tetherdyn.validation.higher_order_torsion import check
+from validation.higher_order_torsion import check
 
 
 def test_greenhill_critical_torque():

@@ -23,8 +23,8 @@ from tetherdyn.identify import (
     tether_points,
     write_markers,
 )
-from tetherdyn.validation import _REGISTRY
-from tetherdyn.validation.identification import TOLERANCE, TRUE_ELEMENTS
+from validation import _REGISTRY
+from validation.identification import TOLERANCE, TRUE_ELEMENTS
 
 # -- marker files ---------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tetherdyn
-from tetherdyn.validation.energy import check as energy_check
+from validation.energy import check as energy_check
 
 
 def pendulum(method: str, **solver) -> dict:

@@ -362,7 +362,7 @@ def test_moordyn_holds_the_mapped_equilibrium(write):
     """MoorDyn's own dynamics keep our equilibrium nodes (weight, buoyancy and the clump's
     mass and volume mapped the way MoorDyn sees them) at rest."""
     pytest.importorskip("moordyn")
-    from tetherdyn.peers.moordyn_deck import run_moordyn_deck
+    from validation.peers.moordyn_deck import run_moordyn_deck
 
     path = write()
     case = moordyn_to_case(path, duration=1.0)
@@ -378,7 +378,7 @@ def test_decks_agree_with_moordyn():
     the same dt: issue 10's 1 % of the line length and of the peak fairlead tension.
     Measured (reduced): hanging 0.11 % / 0.32 %, catenary 0.07 % / 0.26 %."""
     pytest.importorskip("moordyn")
-    from tetherdyn.validation.moordyn_decks import TOL, check
+    from validation.moordyn_decks import TOL, check
 
     row = check(full=False)
     v = row.values

@@ -4,7 +4,7 @@ import pytest
 
 pytest.importorskip("moordyn")
 
-from tetherdyn.validation.moordyn_peer import VACUUM_TOL, WATER_TOL, check  # noqa: E402
+from validation.moordyn_peer import VACUUM_TOL, WATER_TOL, check  # noqa: E402
 
 
 def test_same_cable_as_moordyn():

@@ -8,8 +8,8 @@ import pytest
 pytest.importorskip("mujoco")
 
 from tetherdyn import analytic  # noqa: E402
-from tetherdyn.peers import mujoco_chain as mc  # noqa: E402
-from tetherdyn.validation.mujoco_peer import check  # noqa: E402
+from validation.mujoco_peer import check  # noqa: E402
+from validation.peers import mujoco_chain as mc  # noqa: E402
 
 
 def test_same_tether_as_mujoco():

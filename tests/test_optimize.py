@@ -307,7 +307,7 @@ def test_problem_copy_is_not_mutated(problem):
 
 
 def test_swingup_row_reduced():
-    from tetherdyn.validation import (
+    from validation import (
         _REGISTRY,
         swingup,  # noqa: F401 - registers the row
     )

@@ -18,7 +18,7 @@ from tetherdyn.case import load_case
 from tetherdyn.models import build_model
 from tetherdyn.models.rigid_links import quaternion_along
 from tetherdyn.simulate import simulate
-from tetherdyn.validation.rigid_links_exact import (
+from validation.rigid_links_exact import (
     check,
     dense_link_accelerations,
     link_case,

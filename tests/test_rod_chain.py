@@ -16,8 +16,8 @@ import tetherdyn
 from tetherdyn.case import CaseWarning
 from tetherdyn.models import build_model
 from tetherdyn.models.rod_chain import cholesky_factors
-from tetherdyn.validation import _REGISTRY
-from tetherdyn.validation.seed001 import (
+from validation import _REGISTRY
+from validation.seed001 import (
     EXACTNESS_VARIANTS,
     HANGING_DISCRETE_TOLERANCE,
     HANGING_TOLERANCE,

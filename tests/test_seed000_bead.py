@@ -1,6 +1,6 @@
 """Seed 000 §5.2 bead model (validation row seed000_bead_static_strain, reduced)."""
 
-from tetherdyn.validation.seed000_bead import check
+from validation.seed000_bead import check
 
 
 def test_bead_model_static_strain_and_step():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tetherdyn.validation import rigid_links_physics, seed000_links
+from validation import rigid_links_physics, seed000_links
 
 
 def test_hanging_chain_period_within_bessel() -> None:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tetherdyn.validation import seed004_bending as sb
+from validation import seed004_bending as sb
 
 
 def test_three_node_bending_force_is_euler_bernoulli():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tetherdyn.case import load_case
-from tetherdyn.validation import seed004_rov as R
+from validation import seed004_rov as R
 
 # -- the data files: Tables D.1–D.4 as printed in the seed ----------------------------------
 

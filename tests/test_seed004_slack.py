@@ -9,7 +9,7 @@ import pytest
 
 from tetherdyn.boundary import load_trajectory
 from tetherdyn.case import load_case
-from tetherdyn.validation import seed004_slack as slack
+from validation import seed004_slack as slack
 
 
 def test_committed_towpoint_csv_is_the_function():

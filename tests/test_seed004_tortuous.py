@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from tetherdyn.validation import seed004_tortuous as st
+from validation import seed004_tortuous as st
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from tetherdyn.hydro import loading_function_normal
-from tetherdyn.validation import seed004_towing as tow
+from validation import seed004_towing as tow
 
 
 def test_seed_data_and_the_straight_tow_balance():

@@ -7,8 +7,8 @@ import numpy as np
 from tetherdyn.case import load_case
 from tetherdyn.models import build_model
 from tetherdyn.statics import equilibrium
-from tetherdyn.validation import seed003
-from tetherdyn.validation.catenary import discrete_catenary
+from validation import seed003
+from validation.catenary import discrete_catenary
 
 
 def catenary_case(n: int, span: float, dz: float, length: float, EA: float) -> dict:

@@ -11,7 +11,7 @@ from tetherdyn.case import load_case
 from tetherdyn.integrate import integrate
 from tetherdyn.models import build_model
 from tetherdyn.steady import Continuation, NotSettledError, settle
-from tetherdyn.validation.seed004_towing import (
+from validation.seed004_towing import (
     VP_LENGTH,
     chord_angle,
     constant_tow,

@@ -1,6 +1,6 @@
 """The validation report: a partial run (--only) keeps the other rows of the last report."""
 
-from tetherdyn.validation import Row, merge_rows, write_report
+from validation import Row, merge_rows, write_report
 
 
 def _row(key: str, tier: str, ours: str) -> Row:
@@ -11,12 +11,12 @@ def _row(key: str, tier: str, ours: str) -> Row:
 def test_partial_run_updates_its_rows_and_keeps_the_others(tmp_path):
     report = tmp_path / "validation.md"
     old = [_row("winch_lowering", "analytic", "old"), _row("winch_momentum", "analytic", "m")]
-    write_report(old, report, "tetherdyn validate")
+    write_report(old, report, "python -m validation")
     assert (tmp_path / "validation.json").is_file()
     rows = merge_rows([_row("winch_lowering", "analytic", "new")], tmp_path / "validation.json")
     assert [r.key for r in rows] == ["winch_lowering", "winch_momentum"]
     assert [r.ours for r in rows] == ["new", "m"]
-    write_report(rows, report, "tetherdyn validate")
+    write_report(rows, report, "python -m validation")
     text = report.read_text()
     assert "| new |" in text and "| m |" in text and "| old |" not in text
 

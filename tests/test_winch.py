@@ -9,7 +9,7 @@ import xarray as xr
 from tetherdyn import simulate
 from tetherdyn.case import CaseError, load_case
 from tetherdyn.results import load_results, save_results
-from tetherdyn.validation import winch as rows
+from validation import winch as rows
 
 
 def test_lowering_row():

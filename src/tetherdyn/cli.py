@@ -1,4 +1,7 @@
-"""The ``tetherdyn`` command line: run, check, plot, animate, examples, validate."""
+"""The ``tetherdyn`` command line: run, check, import, plot, animate, examples, export,
+identify, optimize.
+
+The validation report is the lab's, not the package's: ``python -m validation`` from a checkout."""
 
 from __future__ import annotations
 
@@ -157,7 +160,7 @@ def _cmd_animate(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- examples / validate --------------------------------------------------------------------
+# -- examples -----------------------------------------------------------------------------
 
 def _cmd_examples(args: argparse.Namespace) -> int:
     files = _example_files()
@@ -188,24 +191,6 @@ def _cmd_examples(args: argparse.Namespace) -> int:
             (folder / extra.name).write_text(extra.read_text())
             print(f"wrote {folder / extra.name}")
     return 0
-
-
-def _cmd_validate(args: argparse.Namespace) -> int:
-    from .validation import merge_rows, run_checks, write_report
-
-    report = Path(args.report)
-    figures = report.parent / "figures"
-    figures.mkdir(parents=True, exist_ok=True)
-    rows = run_checks(args.only or None, full=not args.quick, figure_dir=figures, echo=print)
-    cmd = "tetherdyn validate" + (" --quick" if args.quick else "")
-    # --only replaces its own rows and keeps the others of the last report (its JSON store)
-    report_rows = merge_rows(rows, report.with_suffix(".json")) if args.only else rows
-    write_report(report_rows, report, cmd)
-    print(f"wrote {report}")
-    skipped = [r.name for r in rows if r.skipped]
-    if skipped:
-        print(f"not run (optional peers missing): {', '.join(skipped)}")
-    return 0 if all(r.passed or r.skipped for r in rows) else EXIT_FAILED
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
@@ -303,11 +288,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_identify_parser(sub)
     add_optimize_parser(sub)
 
-    v = sub.add_parser("validate", help="run the validation checks, write the report")
-    v.add_argument("--quick", action="store_true", help="the reduced checks of the test suite")
-    v.add_argument("--only", nargs="*", metavar="KEY", help="run only these checks")
-    v.add_argument("--report", default="docs/validation.md")
-    v.set_defaults(func=_cmd_validate)
     return p
 
 

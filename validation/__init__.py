@@ -3,7 +3,7 @@ something independent (analytic solution, another formulation, a seed's number, 
 
 Every check is a function ``check(full: bool) -> Row`` registered with :func:`register`.
 ``full=False`` is the reduced version the test suite runs (at most ~30 s, still asserting
-the physics); ``full=True`` is the report's version. ``tetherdyn validate`` (or
+the physics); ``full=True`` is the report's version. ``python -m validation`` (or
 ``python -m tetherdyn.validation``) runs them all and writes ``docs/validation.md``.
 """
 
@@ -137,7 +137,7 @@ def write_report(rows: list[Row], path: Path, command: str) -> Path:
         "# Validation report",
         "",
         f"Regenerate with `{command}` (figures in `docs/figures/`). Each row runs the",
-        "simulations named in its check (source: `src/tetherdyn/validation/`); the test suite",
+        "simulations named in its check (source: `validation/`); the test suite",
         "runs a reduced version of every row and asserts the same physics.",
         "",
     ]

@@ -22,8 +22,9 @@ from pathlib import Path
 import numpy as np
 from scipy import optimize
 
-from .. import analytic
-from ..simulate import simulate
+from tetherdyn import analytic
+from tetherdyn.simulate import simulate
+
 from . import Row, register, save_figure
 
 #: the seed-000 tether: 10 m long, 1.5875 mm diameter, 0.16 kg

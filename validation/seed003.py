@@ -17,11 +17,12 @@ from scipy.integrate import solve_ivp
 from scipy.linalg import solve_banded
 from scipy.optimize import brentq
 
-from ..case import load_case
-from ..integrate import METHODS
-from ..models import build_model
-from ..models.ancf2d import E_AXIAL, E_BENDING, FX, FZ, GAUSS_POINTS, GX, GZ, PAYLOAD
-from ..simulate import simulate
+from tetherdyn.case import load_case
+from tetherdyn.integrate import METHODS
+from tetherdyn.models import build_model
+from tetherdyn.models.ancf2d import E_AXIAL, E_BENDING, FX, FZ, GAUSS_POINTS, GX, GZ, PAYLOAD
+from tetherdyn.simulate import simulate
+
 from . import Row, register, save_figure
 from .energy import energy_drift, energy_figure
 

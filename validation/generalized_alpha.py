@@ -24,13 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .._jit import kernel
-from ..case import load_case
-from ..integrate import integrate
-from ..integrate.implicit import ga_step, parameters
-from ..models import build_model
-from ..models.base import Formulation
-from ..simulate import simulate
+from tetherdyn._jit import kernel
+from tetherdyn.case import load_case
+from tetherdyn.integrate import integrate
+from tetherdyn.integrate.implicit import ga_step, parameters
+from tetherdyn.models import build_model
+from tetherdyn.models.base import Formulation
+from tetherdyn.simulate import simulate
+
 from . import Row, register, save_figure
 from .energy import energy_drift, energy_figure, pendulum_case
 from .seed000_links import largest_stable_step

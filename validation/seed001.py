@@ -21,11 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import analytic
-from ..case import Case, load_case
-from ..hydro import loading_function_normal, loading_function_tangential
-from ..models import build_model
-from ..simulate import simulate
+from tetherdyn import analytic
+from tetherdyn.case import Case, load_case
+from tetherdyn.hydro import loading_function_normal, loading_function_tangential
+from tetherdyn.models import build_model
+from tetherdyn.simulate import simulate
+
 from . import Row, register, save_figure
 from . import hanging_chain as hc
 
@@ -337,7 +338,7 @@ def check_on_solve(full: bool = True, figure_dir: Path | None = None) -> Row:
 
 
 def _factors(mass: np.ndarray, payload: float = 0.0):
-    from ..models.rod_chain import cholesky_factors
+    from tetherdyn.models.rod_chain import cholesky_factors
 
     return cholesky_factors(mass, payload)
 

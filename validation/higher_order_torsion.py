@@ -21,8 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..case import load_case
-from ..models import build_model
+from tetherdyn.case import load_case
+from tetherdyn.models import build_model
+
 from . import Row, register, save_figure
 
 LENGTH = 10.0  # [m]

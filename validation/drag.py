@@ -34,9 +34,10 @@ from pathlib import Path
 import numpy as np
 from scipy import integrate, optimize
 
-from .. import analytic
-from ..hydro import loading_function_normal, loading_function_tangential
-from ..simulate import simulate
+from tetherdyn import analytic
+from tetherdyn.hydro import loading_function_normal, loading_function_tangential
+from tetherdyn.simulate import simulate
+
 from . import Row, register, save_figure
 
 # ---- the cable: 10 m of 10 mm steel-density wire in sea water ---------------------------------

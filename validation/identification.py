@@ -30,8 +30,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..identify import Markers, identify, tether_points
-from ..simulate import simulate
+from tetherdyn.identify import Markers, identify, tether_points
+from tetherdyn.simulate import simulate
+
 from . import Row, register
 from .seed003 import CD_IDENT, D_IDENT, LENGTH, strip_case
 
@@ -81,7 +82,7 @@ def grids(full: bool) -> dict[str, list]:
           "Seed 003 §4.3: grid-search identification of D, C_D and n from noisy markers")
 def check(full: bool = True, figure_dir: Path | None = None, *, workers: int = 2,
           client=None) -> Row:
-    from ..batch import close_client, get_client
+    from tetherdyn.batch import close_client, get_client
 
     duration = 2.0  # the seed's span: the whip carries most of the information
     params = grids(full)
@@ -109,7 +110,7 @@ def check(full: bool = True, figure_dir: Path | None = None, *, workers: int = 2
               and result.n_failed == 0)
     figure = None
     if figure_dir is not None:
-        from ..identify import landscape_figure
+        from tetherdyn.identify import landscape_figure
 
         figure_dir.mkdir(parents=True, exist_ok=True)
         landscape_figure(result, figure_dir / "seed003_identification.png")

@@ -23,10 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..case import load_case
-from ..models import build_model
-from ..simulate import simulate
-from ..statics import equilibrium, force_jacobian
+from tetherdyn.case import load_case
+from tetherdyn.models import build_model
+from tetherdyn.simulate import simulate
+from tetherdyn.statics import equilibrium, force_jacobian
+
 from . import Row, register, save_figure
 
 # -- Table 3.1 (seed 004 §3.3): the slender beam --------------------------------------------

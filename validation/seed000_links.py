@@ -15,9 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import analytic
-from ..integrate import SimulationError
-from ..simulate import simulate
+from tetherdyn import analytic
+from tetherdyn.integrate import SimulationError
+from tetherdyn.simulate import simulate
+
 from . import Row, register, save_figure
 from .hanging_chain import fit_sinusoids
 

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..simulate import simulate
+from tetherdyn.simulate import simulate
+
 from . import Row, register, save_figure
 
 G = 9.81
@@ -393,8 +394,9 @@ def rov_control_case(n: int) -> dict:
     its stability limit (the controller needs an explicit method, docs/winch.md)."""
     import math
 
-    from ..case import load_case
-    from ..models import build_model
+    from tetherdyn.case import load_case
+    from tetherdyn.models import build_model
+
     from .seed004_rov import LENGTH, rov_case
 
     case = rov_case(n, gj=0.0, method="rk4")

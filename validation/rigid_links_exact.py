@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from ..case import Case, load_case
-from ..models import build_model
+from tetherdyn.case import Case, load_case
+from tetherdyn.models import build_model
+
 from . import Row, register, save_figure
 
 TOLERANCE = 1e-9  # issue 3: both are exact; the dense solve loses a few digits at N = 64

@@ -27,15 +27,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ..case import load_case
-from ..optimize import (
+from tetherdyn.case import load_case
+from tetherdyn.optimize import (
     fitness_figure,
     load_problem,
     optimize,
     trajectory_figure,
     write_outputs,
 )
-from ..simulate import simulate
+from tetherdyn.simulate import simulate
+
 from . import Row, register, save_figure
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "swingup_ga.yaml"
@@ -66,7 +67,7 @@ def reduced_problem() -> dict:
     population 6, 3 generations (same encoding, motion and fitness)."""
     import yaml
 
-    from ..case import _Loader
+    from tetherdyn.case import _Loader
 
     raw = yaml.load(EXAMPLE.read_text(), Loader=_Loader)  # noqa: S506 - SafeLoader
     raw = copy.deepcopy(raw)

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import analytic
-from ..simulate import simulate
+from tetherdyn import analytic
+from tetherdyn.simulate import simulate
+
 from . import Row, register, save_figure
 from .energy import energy_drift, energy_figure
 from .hanging_chain import (

@@ -115,7 +115,7 @@ def run_moordyn_deck(
     """
     import moordyn as md
 
-    from ..moordyn_input import parse_moordyn_file
+    from tetherdyn.moordyn_input import parse_moordyn_file
 
     parsed = parse_moordyn_file(deck)
     dt = parsed.option(("dtM", "DT"), None)

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..case import load_case
-from ..models import build_model
-from ..simulate import simulate
+from tetherdyn.case import load_case
+from tetherdyn.models import build_model
+from tetherdyn.simulate import simulate
+
 from . import Row, register, save_figure
 
 SEED_STRAIN = 0.01  # "approximately one percent"

@@ -20,10 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..case import load_case
-from ..models import build_model
-from ..simulate import simulate
-from ..spline import CLAMPED, FREE, spline_curvatures, spline_factor
+from tetherdyn.case import load_case
+from tetherdyn.models import build_model
+from tetherdyn.simulate import simulate
+from tetherdyn.spline import CLAMPED, FREE, spline_curvatures, spline_factor
+
 from . import Row, register, save_figure
 
 # -- Table 4.2 ---------------------------------------------------------------------------------

@@ -33,9 +33,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..case import CaseWarning
-from ..moordyn_input import moordyn_to_case
-from ..simulate import simulate
+from tetherdyn.case import CaseWarning
+from tetherdyn.moordyn_input import moordyn_to_case
+from tetherdyn.simulate import simulate
+
 from . import Row, peer_not_installed, register, save_figure
 
 TOL = 0.01  # of the line length and of the peak fairlead tension (issue 10)
@@ -124,7 +125,7 @@ def _rotate_about_chord(nodes: np.ndarray, angle_deg: float) -> np.ndarray:
 
 def compare_deck(kind: str, full: bool) -> dict:
     """Run one deck in both codes; positions and fairlead tension differences."""
-    from ..peers.moordyn_deck import run_moordyn_deck
+    from validation.peers.moordyn_deck import run_moordyn_deck
 
     if kind == "hanging":
         nseg, duration = (20, 10.0) if full else (10, 4.0)
@@ -182,7 +183,7 @@ _TITLES = {"hanging": "rope + clump/float, released 30°",
 
 @register("moordyn_decks", "peer", "MoorDyn input files in tetherdyn and MoorDyn 2.7.2")
 def check(full: bool = True, figure_dir: Path | None = None) -> Row:
-    from ..peers.moordyn_deck import moordyn_available
+    from validation.peers.moordyn_deck import moordyn_available
 
     name = "MoorDyn v2 input files: tetherdyn vs MoorDyn 2.7.2"
     if not moordyn_available():

@@ -41,10 +41,11 @@ import numpy as np
 from scipy import optimize
 from scipy.interpolate import CubicSpline
 
-from .. import analytic
-from ..case import load_case
-from ..models import build_model
-from ..simulate import simulate
+from tetherdyn import analytic
+from tetherdyn.case import load_case
+from tetherdyn.models import build_model
+from tetherdyn.simulate import simulate
+
 from . import Row, register, save_figure
 
 #: the seed-000 tether (1.5875 mm, 0.016 kg/m) with a soft EA so that elasticity shows

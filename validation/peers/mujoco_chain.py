@@ -557,7 +557,7 @@ def mode_one_nodes(length: float, links: int, amplitude: float) -> np.ndarray:
     Joint i at arc length s_i gets x_i = amplitude · J0(j01 sqrt((L - s_i)/L)); z keeps
     every link at length L/N.
     """
-    from .. import analytic
+    from tetherdyn import analytic
 
     n = int(links)
     s = np.linspace(0.0, length, n + 1)
@@ -575,8 +575,8 @@ def hanging_chain_period_check(links: int = 32, dt: float = 0.005, periods: int 
     tip's x(t) is fitted with two sinusoids of free frequency (the discrete chain's modes 1
     and 2; the continuum shape leaks a little into mode 2).
     """
-    from .. import analytic
-    from ..validation.hanging_chain import fit_sinusoids
+    from tetherdyn import analytic
+    from validation.hanging_chain import fit_sinusoids
 
     length, mass, diameter = 10.0, 0.16, 1.5875e-3
     w_disc = rigid_chain_frequencies(length, links, g, n_modes=2)

@@ -25,9 +25,10 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.optimize import brentq, fsolve, least_squares
 
-from ..hydro import loading_function_normal, loading_function_tangential
-from ..paths import circular_turn
-from ..steady import SteadyState, settle
+from tetherdyn.hydro import loading_function_normal, loading_function_tangential
+from tetherdyn.paths import circular_turn
+from tetherdyn.steady import SteadyState, settle
+
 from . import Row, register, save_figure
 
 # -- the seed's data ----------------------------------------------------------------------

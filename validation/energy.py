@@ -6,7 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..simulate import simulate
+from tetherdyn.simulate import simulate
+
 from . import Row, register, save_figure
 
 TOLERANCE = 1e-4  # issue 2: max|E - E0| / max KE over many periods

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..simulate import simulate
+from tetherdyn.simulate import simulate
+
 from . import Row, peer_not_installed, register, save_figure
 
 L, MASS, D = 10.0, 0.16, 1.5875e-3  # seed 000 §5.2 [m, kg, m]
@@ -46,7 +47,7 @@ def _case(dt: float, duration: float) -> dict:
 
 
 def _mujoco(dt: float, duration: float, nodes0: np.ndarray) -> dict:
-    from ..peers.mujoco_chain import run_mujoco_chain
+    from validation.peers.mujoco_chain import run_mujoco_chain
 
     return run_mujoco_chain(L, MASS, D, LINKS, dt, duration, output_interval=OUTPUT_INTERVAL,
                             gravity=(0.0, 0.0, -G), angle_from_gravity_deg=ANGLE,
@@ -80,7 +81,7 @@ def compare(duration: float, dt: float = DT) -> dict:
 
 @register("mujoco_rigid_links", "peer", "Seed-000 rigid-link tether in MuJoCo")
 def check(full: bool = True, figure_dir: Path | None = None) -> Row:
-    from ..peers.mujoco_chain import mujoco_available
+    from validation.peers.mujoco_chain import mujoco_available
 
     duration = 10.0 if full else 2.0
     if not mujoco_available():

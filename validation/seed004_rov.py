@@ -65,7 +65,8 @@ from pathlib import Path
 import numpy as np
 from scipy.interpolate import CubicSpline
 
-from ..simulate import simulate
+from tetherdyn.simulate import simulate
+
 from . import Row, register, save_figure
 
 # -- Table 5.1 (FALMAT tether) and Table 5.3 (model parameters) ------------------------------
@@ -270,8 +271,8 @@ def rov_case(n: int = ELEMENTS, *, gj: float = GJ, method: str = "rk4", dt: floa
         if dt is None:
             case["solver"]["dt"] = SEED_DT_GA.get(n, 0.0125)
     elif dt is None:
-        from ..case import load_case
-        from ..models import build_model
+        from tetherdyn.case import load_case
+        from tetherdyn.models import build_model
 
         limit = build_model(load_case(case)).critical_time_step()[0]
         dt = safety * limit

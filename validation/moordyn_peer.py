@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..simulate import simulate
+from tetherdyn.simulate import simulate
+
 from . import Row, peer_not_installed, register, save_figure
 
 L, MPL, D, EA = 10.0, 0.016, 1.5875e-3, 80.0  # the seed-000 tether (bead-model EA)
@@ -35,7 +36,7 @@ def _case(n: int, fluid: float, duration: float, dt: float) -> dict:
 
 def compare(n: int, fluid: float, duration: float, dt: float = 1e-4) -> dict:
     """Max node distance [m] and anchor-force difference between the two codes."""
-    from ..peers.moordyn import run_moordyn_line
+    from validation.peers.moordyn import run_moordyn_line
 
     ours = simulate(_case(n, fluid, duration, dt), progress=False)
     nodes0 = ours.position.values[0]
@@ -55,7 +56,7 @@ def compare(n: int, fluid: float, duration: float, dt: float = 1e-4) -> dict:
 
 @register("moordyn_same_cable", "peer", "Same cable in MoorDyn 2.7.2")
 def check(full: bool = True, figure_dir: Path | None = None) -> Row:
-    from ..peers.moordyn import moordyn_available
+    from validation.peers.moordyn import moordyn_available
 
     if not moordyn_available():
         return peer_not_installed("Same cable in MoorDyn 2.7.2", "identical in vacuum; 1 % in "
