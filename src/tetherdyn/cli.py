@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from .case import Case, CaseError, CaseWarning, load_case
-from .statics import static_top_tension
+from .estimates import static_top_tension
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILED = 1

@@ -257,12 +257,12 @@ class Parameter:
 
 
 def _section_fields(section: str, model_type: str | None) -> set[str] | None:
-    from .case import MODEL_KEYS, _CaseModel
+    from .case import _CaseModel, model_options
 
     if section == "model":
         from .case import ModelSection
 
-        return set(ModelSection.model_fields) | set(MODEL_KEYS.get(model_type or "", {}))
+        return set(ModelSection.model_fields) | set(model_options(model_type or ""))
     info = _CaseModel.model_fields.get(section)
     if info is None or not hasattr(info.annotation, "model_fields"):
         return None
