@@ -15,10 +15,10 @@ import yaml
 
 import tetherdyn.batch as batch
 from tetherdyn.case import _Loader, load_case, load_trajectory
+from tetherdyn.cli import add_optimize_parser
 from tetherdyn.optimize import (
     BinaryGA,
     ProblemError,
-    add_optimize_parser,
     decode,
     evaluate_expression,
     individual_case,

@@ -18,7 +18,6 @@ the only randomness is one ``numpy.random.Generator`` and the simulations are de
 
 from __future__ import annotations
 
-import argparse
 import ast
 import copy
 import csv
@@ -37,7 +36,7 @@ from .case import CaseError, _format_validation_error, _Loader, load_case
 
 __all__ = [
     "ProblemError", "Problem", "load_problem", "decode", "stroke_motion", "trajectory_table",
-    "FitnessEvaluator", "BinaryGA", "OptimizeResult", "optimize", "add_optimize_parser",
+    "FitnessEvaluator", "BinaryGA", "OptimizeResult", "optimize",
     "write_outputs",
 ]
 
@@ -699,37 +698,3 @@ def write_outputs(problem: Problem, result: OptimizeResult, out: Path) -> dict[s
     paths["trajectory_figure"] = out / "trajectory.png"
     fig.savefig(paths["trajectory_figure"], dpi=150)
     return paths
-
-
-# -- CLI ------------------------------------------------------------------------------------
-
-
-def _cmd_optimize(args: argparse.Namespace) -> int:
-    problem = load_problem(args.problem)
-    result = optimize(problem, generations=args.generations, seed=args.seed,
-                      scheduler=args.scheduler, workers=args.workers)
-    out = Path(args.out) if args.out else Path(f"{Path(args.problem).stem}_ga")
-    paths = write_outputs(problem, result, out)
-    print(f"best fitness {result.best_fitness:.6g} at t = {result.best_t:.3g} s: "
-          f"{_fmt(result.best_values)} (bits {result.best_bits}); "
-          f"{sum(r['evaluated'] for r in result.individuals)} simulations, "
-          f"{len(result.failures)} failed, {result.wall_s:.1f} s")
-    for p in paths.values():
-        print(f"wrote {p}")
-    return 0
-
-
-def add_optimize_parser(subparsers) -> argparse.ArgumentParser:
-    """Register ``tetherdyn optimize PROBLEM.yaml [--generations N] [--seed S]
-    [--scheduler ADDR] [--workers N] [--out DIR]``."""
-    p = subparsers.add_parser("optimize", help="GA optimisation of a held end's motion")
-    p.add_argument("problem", help="problem file (YAML, see docs/optimize.md)")
-    p.add_argument("--generations", type=int, default=None, help="override ga.generations")
-    p.add_argument("--seed", type=int, default=None, help="override ga.seed")
-    p.add_argument("--scheduler", default=None,
-                   help="Dask scheduler address (default: a local cluster, or "
-                        "$TETHERDYN_SCHEDULER)")
-    p.add_argument("--workers", type=int, default=None, help="local cluster workers (default 2)")
-    p.add_argument("--out", default=None, help="output folder (default PROBLEM_ga)")
-    p.set_defaults(func=_cmd_optimize)
-    return p
