@@ -314,7 +314,7 @@ def add_optimize_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from ._version import __version__
 
     p = argparse.ArgumentParser(prog="tetherdyn",
                                 description="Dynamics of tethers, cables and umbilicals.")
