@@ -33,6 +33,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .case import CaseError, _format_validation_error, _Loader, load_case
+from .paths import write_trajectory_csv
 
 __all__ = [
     "ProblemError", "Problem", "load_problem", "decode", "stroke_motion", "trajectory_table",
@@ -615,18 +616,6 @@ def _fmt(values: dict[str, float]) -> str:
 # -- outputs --------------------------------------------------------------------------------
 
 
-def write_trajectory_csv(problem: Problem, values: dict[str, float], path: Path) -> Path:
-    """The motion as a prescribed-motion CSV (t, x, y, z, vx, vy, vz) for ``tetherdyn run``."""
-    table = trajectory_table(problem, values)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(list(table))
-        for row in zip(*table.values(), strict=True):
-            w.writerow([f"{v:.12g}" for v in row])
-    return path
-
-
 def _write_rows(rows: list[dict], path: Path) -> None:
     if not rows:
         return
@@ -679,7 +668,7 @@ def write_outputs(problem: Problem, result: OptimizeResult, out: Path) -> dict[s
     """best_trajectory.csv, best_case.yaml (referencing it), individuals.csv, history.csv,
     fitness_history.png, trajectory.png under ``out``."""
     out.mkdir(parents=True, exist_ok=True)
-    paths = {"trajectory": write_trajectory_csv(problem, result.best_values,
+    paths = {"trajectory": write_trajectory_csv(trajectory_table(problem, result.best_values),
                                                 out / "best_trajectory.csv")}
     case = individual_case(problem, result.best_values, trajectory="best_trajectory.csv")
     case["name"] = f"{problem.data.name or 'optimised'}: best of GA ({_fmt(result.best_values)})"
