@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 __all__ = ["Option", "Supports", "METHODS", "DRAG_LAWS", "END_TYPES", "COMMON_TETHER_KEYS"]
@@ -100,6 +101,9 @@ class Supports:
     winch_note: str = ""
 
     def __post_init__(self) -> None:
+        # read-only: one declaration is shared by every case of the model type
+        object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+        object.__setattr__(self, "tether_keys", frozenset(self.tether_keys))
         bad = [m for m in self.methods if m not in METHODS]
         bad += [d for d in self.drag_laws if d not in DRAG_LAWS]
         bad += [e for e in self.start_types + self.end_types if e not in END_TYPES]
