@@ -289,7 +289,7 @@ def test_identify_cli_writes_table_best_and_figures(client, tmp_path, monkeypatc
 
     import yaml
 
-    from tetherdyn.identify import add_identify_parser
+    from tetherdyn.cli import add_identify_parser
 
     case = make_small_case()
     case_file = tmp_path / "case.yaml"

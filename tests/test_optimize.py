@@ -15,10 +15,10 @@ import yaml
 
 import tetherdyn.batch as batch
 from tetherdyn.case import _Loader, load_case, load_trajectory
+from tetherdyn.cli import add_optimize_parser
 from tetherdyn.optimize import (
     BinaryGA,
     ProblemError,
-    add_optimize_parser,
     decode,
     evaluate_expression,
     individual_case,
@@ -26,8 +26,8 @@ from tetherdyn.optimize import (
     optimize,
     stroke_motion,
     trajectory_table,
-    write_trajectory_csv,
 )
+from tetherdyn.paths import write_trajectory_csv
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "src/tetherdyn/examples/swingup_ga.yaml"
 
@@ -98,7 +98,7 @@ def test_strokes_rest_to_rest_and_continuous():
 
 def test_written_csv_reloads_and_reproduces_x(problem, tmp_path):
     T = {"T1": 0.25, "T2": 1.0, "T3": 0.4}
-    path = write_trajectory_csv(problem, T, tmp_path / "traj.csv")
+    path = write_trajectory_csv(trajectory_table(problem, T), tmp_path / "traj.csv")
     traj = load_trajectory(str(path))
     end = sum(T.values()) / 2
     for t in np.linspace(0.0, end + 0.5, 733):
@@ -118,7 +118,7 @@ def test_written_csv_reloads_and_reproduces_x(problem, tmp_path):
 
 def test_best_case_yaml_runs_through_load_case(problem, tmp_path):
     T = {"T1": 0.5, "T2": 0.5, "T3": 0.5}
-    write_trajectory_csv(problem, T, tmp_path / "best_trajectory.csv")
+    write_trajectory_csv(trajectory_table(problem, T), tmp_path / "best_trajectory.csv")
     case = individual_case(problem, T, trajectory="best_trajectory.csv")
     (tmp_path / "best_case.yaml").write_text(yaml.safe_dump(case))
     c = load_case(tmp_path / "best_case.yaml")

@@ -5,13 +5,12 @@
 >>> ds = tetherdyn.simulate(case)          # an xarray.Dataset
 """
 
-__version__ = "0.1.0"
-
-from .case import Case, CaseError, CaseWarning, load_case  # noqa: E402
-from .cosim import Simulator  # noqa: E402
-from .integrate import SimulationError  # noqa: E402
-from .results import load_results, save_results  # noqa: E402
-from .simulate import simulate  # noqa: E402
+from ._version import __version__
+from .case import Case, CaseError, CaseWarning, load_case
+from .cosim import Simulator
+from .integrate import SimulationError
+from .results import load_results, save_results
+from .simulate import simulate
 
 __all__ = [
     "Case", "CaseError", "CaseWarning", "SimulationError", "load_case", "load_results",

@@ -27,122 +27,16 @@ from pydantic import (
 )
 
 from .boundary import Trajectory, fixed_point, load_trajectory
+from .models import REGISTRY, supports_of
+from .models.supports import Option, Supports
 
-__all__ = [
-    "Case", "CaseError", "CaseWarning", "load_case", "set_key", "MODEL_TYPES",
-    "IMPLEMENTED_MODELS",
-]
+__all__ = ["Case", "CaseError", "CaseWarning", "load_case", "set_key", "model_options"]
 
-#: every model type the case format knows (spec), and the ones this version can run.
-MODEL_TYPES = ("lumped_mass", "rigid_links", "rod_chain", "ancf2d", "higher_order")
-IMPLEMENTED_MODELS = ("lumped_mass", "rigid_links", "rod_chain", "ancf2d", "higher_order")
 
-#: model-specific keys: key -> (python type, default, check, description)
-MODEL_KEYS: dict[str, dict[str, tuple[type, Any, str]]] = {
-    "lumped_mass": {
-        "slack_damping": (
-            bool,
-            True,
-            "with compression: false, keep the Voigt damping force while an element is slack",
-        ),
-        "bending": (
-            bool,
-            False,
-            "add the discrete bending forces of the spline through the nodes, seed 004 §3.2 "
-            "(needs tether.EI > 0)",
-        ),
-    },
-    "higher_order": {
-        "slack_damping": (
-            bool,
-            True,
-            "with compression: false, keep the Voigt damping force while an element is slack",
-        ),
-    },
-    "rigid_links": {
-        "joint_damping": (
-            float,
-            0.0,
-            "total tether bending damping C_s [N m s]; link j's joint damping is "
-            "C_s m_j l_j / (m_T L), seed 000 eq. (48)",
-        ),
-    },
-    "rod_chain": {},
-    "ancf2d": {
-        "material_damping": (
-            float,
-            None,
-            "the seed-003 material parameter D [N s/m^2]: shorthand for axial_damping = D A "
-            "and bending_damping = D I (I = A EI / EA)",
-        ),
-    },
-}
-
-#: model keys of the spec that belong to formulations not in this version (for messages)
-PLANNED_KEYS: dict[str, str] = {}
-
-#: tether properties each model uses (others are accepted with a warning)
-MODEL_USES: dict[str, set[str]] = {
-    "lumped_mass": {
-        "length", "diameter", "mass_per_length", "mass", "density", "area", "displaced_area",
-        "EA", "axial_damping", "drag_law", "cd_normal", "cd_tangential", "ca_normal",
-        "ca_tangential", "compression",
-        # used with model.bending: true only (a warning names them otherwise)
-        "EI", "bending_damping",
-    },
-    # the cubic-spline element of seed 004 ch. 4: axial, bending and torsion
-    "higher_order": {
-        "length", "diameter", "mass_per_length", "mass", "density", "area", "displaced_area",
-        "EA", "EI", "GJ", "axial_damping", "bending_damping", "drag_law", "cd_normal",
-        "cd_tangential", "ca_normal", "ca_tangential", "compression",
-    },
-    # rigid links are inextensible and carry no added mass (seed 000)
-    "rigid_links": {
-        "length", "diameter", "mass_per_length", "mass", "density", "area", "displaced_area",
-        "drag_law", "cd_normal", "cd_tangential",
-    },
-    # the rod chain's constant mass matrix (seed 001 eq. 7) leaves no room for added mass
-    "rod_chain": {
-        "length", "diameter", "mass_per_length", "mass", "density", "area", "displaced_area",
-        "EA", "axial_damping", "drag_law", "cd_normal", "cd_tangential", "compression",
-    },
-    # planar ANCF cable (seed 003): a continuum with bending, no added mass
-    "ancf2d": {
-        "length", "diameter", "mass_per_length", "mass", "density", "area", "displaced_area",
-        "EA", "EI", "axial_damping", "bending_damping", "drag_law", "cd_normal",
-        "cd_tangential",
-    },
-}
-
-#: drag laws each model supports; the first is its default
-MODEL_DRAG_LAWS: dict[str, tuple[str, ...]] = {
-    "lumped_mass": ("cross_flow", "loading_functions", "isotropic"),
-    "rigid_links": ("isotropic", "cross_flow", "loading_functions"),  # seed 000 eq. (47) first
-    "rod_chain": ("cross_flow", "loading_functions", "isotropic"),
-    "ancf2d": ("projected_area", "cross_flow"),  # seed 003 eqs. (17)-(23) first
-    "higher_order": ("cross_flow", "loading_functions", "isotropic"),
-}
-
-#: integration methods each model supports; the first is its default
-MODEL_METHODS: dict[str, tuple[str, ...]] = {
-    "lumped_mass": ("rk4", "rk45", "generalized_alpha"),
-    "rigid_links": ("rk4", "rk45"),
-    "rod_chain": ("rk4", "rk45"),
-    "ancf2d": ("rk4", "rk45", "generalized_alpha"),
-    "higher_order": ("rk4", "rk45", "generalized_alpha"),
-}
-
-#: models with bending stiffness, whose held ends may also be clamped
-CLAMPABLE_MODELS = ("ancf2d", "lumped_mass", "higher_order")  # lumped_mass: with bending
-#: models that take an end moment (a follower couple on the last element)
-MOMENT_MODELS = ("lumped_mass", "higher_order")  # lumped_mass: with bending
-#: models with a twist degree of freedom (end torque, held roll)
-TORSION_MODELS = ("higher_order",)
-#: planar models: everything must lie in the x-z plane
-PLANAR_MODELS = ("ancf2d",)
-
-#: models whose start end must be held (fixed or prescribed) and whose end end must be free
-ROOTED_CHAINS = ("rigid_links", "rod_chain")
+def model_options(model_type: str) -> dict[str, Option]:
+    """The model-specific keys of ``model`` for a model type (its declaration's options;
+    none for a type the registry does not know)."""
+    return dict(supports_of(model_type).options) if model_type in REGISTRY else {}
 
 
 class _Loader(yaml.SafeLoader):
@@ -260,7 +154,7 @@ class ModelSection(BaseModel):
 
     model_config = ConfigDict(extra="allow", frozen=True, strict=True)
 
-    type: Literal["lumped_mass", "rigid_links", "rod_chain", "ancf2d", "higher_order"]
+    type: str  # a key of the formulation registry (models/__init__.py), checked later
     elements: int = Field(ge=1, le=100_000)
 
     @field_validator("elements", mode="before")
@@ -273,7 +167,8 @@ class ModelSection(BaseModel):
     def option(self, key: str) -> Any:
         """A model-specific key's value (its default when absent)."""
         extra = self.model_extra or {}
-        return extra.get(key, MODEL_KEYS.get(self.type, {}).get(key, (None, None))[1])
+        declared = model_options(self.type).get(key)
+        return extra.get(key, declared.default if declared is not None else None)
 
 
 class Environment(_Section):
@@ -361,7 +256,7 @@ class End(_Section):
     # models with bending: a bending moment [N m] (inertial axes) at a free end, applied as
     # a follower force couple on the last element (seed 004 §3.3)
     moment: Vec3 | None = None
-    # higher_order: a torque [N m] about the outward tangent (follower), or the roll angle
+    # models with torsion: a torque [N m] about the outward tangent (follower), or the roll angle
     # [deg] at which a fixed end holds the cross section (a prescribed end: the trajectory's
     # roll_deg column)
     torque: Finite | None = None
@@ -509,14 +404,19 @@ class Case:
         return getattr(self._data, item)
 
     @property
+    def supports(self) -> Supports:
+        """What the case's formulation supports (models/supports.py)."""
+        return supports_of(self.model.type)
+
+    @property
     def method(self) -> str:
         """The integration method (the model's default when the case names none)."""
-        return self.solver.method or MODEL_METHODS[self.model.type][0]
+        return self.solver.method or self.supports.methods[0]
 
     @property
     def drag_law(self) -> str:
         """The drag law (the model's default when the case names none)."""
-        return self.tether.drag_law or MODEL_DRAG_LAWS[self.model.type][0]
+        return self.tether.drag_law or self.supports.drag_laws[0]
 
     @property
     def start_position(self) -> np.ndarray:
@@ -734,10 +634,10 @@ def _twist_errors(case: Case) -> list[str]:
     return errors
 
 
-def _winch_errors(case: Case) -> list[str]:
+def _winch_errors(case: Case, decl: Supports) -> list[str]:
     """A winch end: a model that can grow its end element, one winch, a schedule that
     keeps at least one element deployed (seed 004 §6.1.1; docs/winch.md)."""
-    from .winch import WINCH_MODELS, load_payout, schedule_range
+    from .winch import load_payout, schedule_range
 
     side = case.winch_side
     if side is None:
@@ -746,23 +646,22 @@ def _winch_errors(case: Case) -> list[str]:
     mtype = case.model.type
     if case.start.type == "winch" and case.end.type == "winch":
         return ["end.type: one winch per tether (the start end is a winch already)"]
-    if mtype not in WINCH_MODELS:
-        why = (" (its recursion is built on fixed link lengths)" if mtype == "rigid_links"
-               else "")
-        return [f"{side}.type: a winch needs a model whose end element can grow and shrink "
-                f"({', '.join(WINCH_MODELS)}); {mtype} cannot{why}"]
+    if not decl.winch:
+        why = f" ({decl.winch_note})" if decl.winch_note else ""
+        return [f"{side}.type: a winch needs a model whose end element can grow and shrink; "
+                f"{mtype} cannot{why}"]
     end = getattr(case, side)
     p = end.payout
     L = case.tether.length
     L_nom = L / case.model.elements
     key = f"{side}.payout"
-    if mtype == "higher_order":
+    if decl.torsion:
         for which in ("start", "end"):
             e = getattr(case, which)
             traj = getattr(case, f"{which}_trajectory")
             if e.torque is not None or e.roll_deg is not None or (
                     traj is not None and traj.roll is not None):
-                errors.append(f"{which}: a higher_order tether on a winch carries no twist "
+                errors.append(f"{which}: a {mtype} tether on a winch carries no twist "
                               "(torque / held roll): the twist of the material on the drum is "
                               "not modelled; leave torque and roll out")
                 break
@@ -793,75 +692,105 @@ def _winch_errors(case: Case) -> list[str]:
     return errors
 
 
-def _check_semantics(case: Case) -> None:
-    """Cross-section rules the schema alone cannot express."""
-    errors: list[str] = []
+def _model_key_errors(case: Case, decl: Supports) -> list[str]:
+    """The model section's own keys against the declared options (models/supports.py)."""
+    errors = []
     mtype = case.model.type
-    t = case.tether
-    if mtype not in IMPLEMENTED_MODELS:
-        errors.append(
-            f"model.type: '{mtype}' is not available in this version "
-            f"(available: {', '.join(IMPLEMENTED_MODELS)})"
-        )
-        raise CaseError("\n".join(errors))
-    # model-specific keys
-    allowed = MODEL_KEYS.get(mtype, {})
-    bending = mtype in ("ancf2d", "higher_order") or (
-        mtype == "lumped_mass" and case.model.option("bending") is True)
     for key, val in (case.model.model_extra or {}).items():
-        owners = [m for m, keys in MODEL_KEYS.items() if key in keys and m != mtype]
-        if key in PLANNED_KEYS and key not in allowed:
-            owner = PLANNED_KEYS[key]
-            errors.append(f"model.{key}: belongs to model {owner}" + (
-                ", not available in this version" if owner == mtype else
-                f", not {mtype}"))
-            continue
-        if key not in allowed:
+        opt = decl.options.get(key)
+        if opt is None:
+            # on this error path only: which other formulation declares the key
+            owners = [m for m in REGISTRY if m != mtype and key in model_options(m)]
             hint = f" (it belongs to model {owners[0]})" if owners else ""
             errors.append(f"model.{key}: unknown key for model {mtype}{hint}")
             continue
-        typ = allowed[key][0]
-        if typ is bool and not isinstance(val, bool):
+        if opt.kind is bool and not isinstance(val, bool):
             errors.append(f"model.{key}: must be true or false")
-        if typ is float and (isinstance(val, bool) or not isinstance(val, int | float)
-                             or not math.isfinite(val) or val < 0):
+        if opt.kind is float and (isinstance(val, bool) or not isinstance(val, int | float)
+                                  or not math.isfinite(val) or val < 0):
             errors.append(f"model.{key}: must be a finite number >= 0")
-    if mtype in ROOTED_CHAINS:
-        if case.start.type == "free":
-            errors.append(f"start.type: model {mtype} needs a fixed or prescribed start "
-                          "(its joints are measured from the start end)")
-        if case.end.type != "free":
-            errors.append(f"end.type: model {mtype} supports only a free end "
-                          "(a chain held at both ends is a closed loop)")
-    if mtype in ("lumped_mass", "rod_chain", "ancf2d") and t.EA is None:
-        errors.append(f"tether.EA: required (must be > 0) for model {mtype}")
-    if mtype in ("higher_order",) and t.EA is None:
-        errors.append(f"tether.EA: required (must be > 0) for model {mtype}")
-    if bending and mtype != "rigid_links" and mtype != "rod_chain" and t.EI <= 0:
-        need = "model.bending: true" if mtype == "lumped_mass" else f"model {mtype}"
-        errors.append(f"tether.EI: required (must be > 0) for {need}")
-    if mtype == "ancf2d":
-        if case.model.option("material_damping") is not None:
-            for key in ("axial_damping", "bending_damping"):
-                if key in case.raw.get("tether", {}):
-                    errors.append(f"tether.{key}: give model.material_damping or tether.{key}, "
+        if val is not None:
+            for tkey in opt.excludes:
+                if tkey in case.raw.get("tether", {}):
+                    errors.append(f"tether.{tkey}: give model.{key} or tether.{tkey}, "
                                   "not both")
+    return errors
+
+
+def _supported_errors(case: Case, decl: Supports, bending: bool) -> list[str]:
+    """Required tether keys, drag law, method and end types against the declaration."""
+    errors = []
+    mtype = case.model.type
+    t = case.tether
+    for key in decl.required:
+        if getattr(t, key) is None:
+            errors.append(f"tether.{key}: required (must be > 0) for model {mtype}")
+    if bending and t.EI <= 0:
+        need = (f"model.{decl.bending}: true" if isinstance(decl.bending, str)
+                else f"model {mtype}")
+        errors.append(f"tether.EI: required (must be > 0) for {need}")
+    if case.drag_law not in decl.drag_laws:
+        errors.append(
+            f"tether.drag_law: '{case.drag_law}' is not supported by model {mtype} "
+            f"(supported: {', '.join(decl.drag_laws)})"
+        )
+    if case.method not in decl.methods:
+        errors.append(
+            f"solver.method: '{case.method}' is not available for model {mtype} "
+            f"(available: {', '.join(decl.methods)})"
+        )
+    for which, types in (("start", decl.start_types), ("end", decl.end_types)):
+        kind = getattr(case, which).type
+        if kind != "winch" and kind not in types:  # a winch end: decl.winch (_winch_errors)
+            note = f" ({decl.ends_note})" if decl.ends_note else ""
+            errors.append(f"{which}.type: model {mtype} supports only a "
+                          f"{' or '.join(types)} {which}, not a {kind} one{note}")
+    return errors
+
+
+def _end_load_errors(case: Case, decl: Supports, bending: bool) -> list[str]:
+    """Clamps, end moments, torques and held rolls against the declaration."""
+    errors = []
+    mtype = case.model.type
+    switch = f"model.{decl.bending}: true" if isinstance(decl.bending, str) else ""
+    for which in ("start", "end"):
+        end = getattr(case, which)
+        if end.clamp is not None and not (decl.clamp and bending):
+            why = (f"only with {switch}" if decl.clamp and switch else
+                   "has none" if not decl.bending else "clamps no end")
+            errors.append(f"{which}.clamp: needs a model with bending stiffness that clamps "
+                          f"its ends ({mtype} {why})")
+        if end.clamp is not None and end.type == "free":
+            errors.append(f"{which}.clamp: only a fixed or prescribed end can be clamped")
+        if end.moment is not None and not (decl.moment and bending):
+            why = (f"only with {switch}" if decl.moment and switch else "takes none")
+            errors.append(f"{which}.moment: needs a model with bending stiffness that takes "
+                          f"an end moment ({mtype} {why})")
+        for key in ("torque", "roll_deg"):
+            if getattr(end, key) is not None and not decl.torsion:
+                errors.append(f"{which}.{key}: needs a model with torsion ({mtype} has none)")
+    return errors
+
+
+def _check_semantics(case: Case) -> None:
+    """Cross-section rules the schema alone cannot express; the model-specific ones by
+    generic loops over the declaration of the case's formulation (models/supports.py)."""
+    errors: list[str] = []
+    mtype = case.model.type
+    t = case.tether
+    if mtype not in REGISTRY:
+        raise CaseError(f"model.type: '{mtype}' is not a model of this version "
+                        f"(available: {', '.join(REGISTRY)})")
+    decl = case.supports
+    bending = decl.bending_on(case.model.option)
+    errors += _model_key_errors(case, decl)
+    errors += _supported_errors(case, decl, bending)
     if case.method != "generalized_alpha":
         for key in ("alpha_m", "alpha_f", "beta", "gamma", "adaptive"):
             if key in case.raw.get("solver", {}):
                 errors.append(f"solver.{key}: only used by the method generalized_alpha")
     elif case.solver.alpha_m is not None and "rho_inf" in case.raw.get("solver", {}):
         errors.append("solver.rho_inf: give rho_inf or the four parameters, not both")
-    if case.drag_law not in MODEL_DRAG_LAWS[mtype]:
-        errors.append(
-            f"tether.drag_law: '{case.drag_law}' is not supported by model {mtype} "
-            f"(supported: {', '.join(MODEL_DRAG_LAWS[mtype])})"
-        )
-    if case.method not in MODEL_METHODS[mtype]:
-        errors.append(
-            f"solver.method: '{case.method}' is not available for model {mtype} "
-            f"(available: {', '.join(MODEL_METHODS[mtype])})"
-        )
     s = case.solver
     if s.output_interval > s.duration:
         errors.append("solver.output_interval: must not exceed solver.duration")
@@ -885,18 +814,9 @@ def _check_semantics(case: Case) -> None:
         errors.append("end.position: required for a winch at the end end (or a trajectory)")
     if case.end.type == "free" and case.end.position is not None:
         errors.append("end.position: a free end's position comes from the initial shape")
+    errors += _end_load_errors(case, decl, bending)
     for which in ("start", "end"):
         end = getattr(case, which)
-        if end.clamp is not None and (mtype not in CLAMPABLE_MODELS or not bending):
-            errors.append(f"{which}.clamp: needs a model with bending stiffness ({mtype} has none)")
-        if end.clamp is not None and end.type == "free":
-            errors.append(f"{which}.clamp: only a fixed or prescribed end can be clamped")
-        if end.moment is not None and (mtype not in MOMENT_MODELS or not bending):
-            errors.append(f"{which}.moment: needs a model with bending stiffness "
-                          "(higher_order, or lumped_mass with model.bending: true)")
-        for key in ("torque", "roll_deg"):
-            if getattr(end, key) is not None and mtype not in TORSION_MODELS:
-                errors.append(f"{which}.{key}: needs a model with torsion (higher_order)")
         if end.type == "prescribed" or (end.type == "winch" and end.trajectory is not None):
             try:
                 traj = load_trajectory(end.trajectory, end.interpolation, case.base_dir,
@@ -905,10 +825,10 @@ def _check_semantics(case: Case) -> None:
                 errors.append(f"{which}.trajectory: {exc}")
             else:
                 setattr(case, f"{which}_trajectory", traj)
-    errors += _winch_errors(case)
-    if mtype in TORSION_MODELS:
+    errors += _winch_errors(case, decl)
+    if decl.torsion:
         errors += _twist_errors(case)
-    if mtype in PLANAR_MODELS:
+    if decl.planar:
         errors += _planar_errors(case)
     both_kinematic = case.start.type in kinematic and case.end.type in kinematic
     ini = case.initial
@@ -936,9 +856,7 @@ def _check_semantics(case: Case) -> None:
             f"the diameter ({t.displaced:.4g} m^2) although tether.area is {t.area:.4g} m^2; "
             "give displaced_area for a non-circular section", CaseWarning, stacklevel=3)
     # unused tether properties: a warning that names them
-    used = MODEL_USES[mtype]
-    if mtype == "lumped_mass" and not bending:
-        used = used - {"EI", "bending_damping"}
+    used = decl.used_tether_keys(bending)
     given = set(case.raw.get("tether", {}).keys())
     for key in sorted(given - used):
         val = case.raw["tether"][key]

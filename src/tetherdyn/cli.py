@@ -11,9 +11,10 @@ import sys
 import warnings
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from .case import Case, CaseError, CaseWarning, load_case
-from .statics import static_top_tension
+from .estimates import static_top_tension
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILED = 1
@@ -229,8 +230,91 @@ def _deck_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--line", type=int, help="line ID of a MoorDyn deck with several")
 
 
+# -- identify / optimize (the library functions live in identify.py / optimize.py) ------
+
+def _cmd_identify(args: argparse.Namespace) -> int:
+    from .identify import identify
+
+    out = Path(args.out)
+    progress = False if args.quiet else None
+    result = identify(args.case, args.markers, args.param, scheduler=args.scheduler,
+                      workers=args.workers, store=out / "store.csv", refine=args.refine,
+                      progress=progress)
+    paths = result.save(out, figures=not args.no_figures)
+    n = len(result.table)
+    print(f"evaluated {n} points ({result.n_failed} failed) in {result.wall_s:.1f} s; "
+          f"{result.sampling}")
+    rms = math.sqrt(result.best_J / len(result.markers))
+    print("best: " + ", ".join(f"{k} = {v:.6g}" for k, v in result.best.items())
+          + f"  (J = {result.best_J:.6g} m², rms {rms * 1e3:.3g} mm)")
+    for p in paths:
+        print(f"wrote {p}")
+    return 0
+
+
+def add_identify_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``tetherdyn identify`` to the CLI's subparsers; returns the parser."""
+    p = subparsers.add_parser(
+        "identify", help="identify case parameters from measured markers (grid search, "
+        "seed 003 eq. 25)",
+        description="Full grid search over the given case keys for the parameters whose "
+        "simulation best matches measured marker positions (seed 003 eq. 25), optionally "
+        "refined by Nelder-Mead. Runs on a local Dask cluster or an existing one. Re-running "
+        "with the same --out resumes (finished points are kept in OUT/store.csv).")
+    p.add_argument("case", help="base case file (YAML)")
+    p.add_argument("--markers", required=True,
+                   help="marker CSV: time,marker,arc_length,x,y,z (docs/identify.md)")
+    p.add_argument("--param", action="append", required=True, metavar="KEY=START:STOP:STEP",
+                   help="a case key and its grid (STOP included), or KEY=V1,V2,...; repeat")
+    p.add_argument("--refine", action="store_true",
+                   help="then refine the continuous parameters by Nelder-Mead")
+    p.add_argument("--scheduler", metavar="ADDR",
+                   help="address of a running Dask scheduler (default: $TETHERDYN_SCHEDULER, "
+                   "else a local cluster)")
+    p.add_argument("--workers", type=int, default=2,
+                   help="worker processes of the local cluster [2]")
+    p.add_argument("--out", default="identify_out", help="output folder [identify_out]")
+    p.add_argument("--no-figures", action="store_true", help="skip the two figures")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_identify)
+    return p
+
+
+def _cmd_optimize(args: argparse.Namespace) -> int:
+    from .optimize import _fmt, load_problem, optimize, write_outputs
+
+    problem = load_problem(args.problem)
+    result = optimize(problem, generations=args.generations, seed=args.seed,
+                      scheduler=args.scheduler, workers=args.workers)
+    out = Path(args.out) if args.out else Path(f"{Path(args.problem).stem}_ga")
+    paths = write_outputs(problem, result, out)
+    print(f"best fitness {result.best_fitness:.6g} at t = {result.best_t:.3g} s: "
+          f"{_fmt(result.best_values)} (bits {result.best_bits}); "
+          f"{sum(r['evaluated'] for r in result.individuals)} simulations, "
+          f"{len(result.failures)} failed, {result.wall_s:.1f} s")
+    for p in paths.values():
+        print(f"wrote {p}")
+    return 0
+
+
+def add_optimize_parser(subparsers) -> argparse.ArgumentParser:
+    """Register ``tetherdyn optimize PROBLEM.yaml [--generations N] [--seed S]
+    [--scheduler ADDR] [--workers N] [--out DIR]``."""
+    p = subparsers.add_parser("optimize", help="GA optimisation of a held end's motion")
+    p.add_argument("problem", help="problem file (YAML, see docs/optimize.md)")
+    p.add_argument("--generations", type=int, default=None, help="override ga.generations")
+    p.add_argument("--seed", type=int, default=None, help="override ga.seed")
+    p.add_argument("--scheduler", default=None,
+                   help="Dask scheduler address (default: a local cluster, or "
+                        "$TETHERDYN_SCHEDULER)")
+    p.add_argument("--workers", type=int, default=None, help="local cluster workers (default 2)")
+    p.add_argument("--out", default=None, help="output folder (default PROBLEM_ga)")
+    p.set_defaults(func=_cmd_optimize)
+    return p
+
+
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from ._version import __version__
 
     p = argparse.ArgumentParser(prog="tetherdyn",
                                 description="Dynamics of tethers, cables and umbilicals.")
@@ -281,9 +365,6 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--vtk", metavar="DIR", required=True, help="folder for .vtu files + .pvd")
     x.add_argument("--stride", type=int, default=1, help="keep every n-th output time [1]")
     x.set_defaults(func=_cmd_export)
-
-    from .identify import add_identify_parser
-    from .optimize import add_optimize_parser
 
     add_identify_parser(sub)
     add_optimize_parser(sub)

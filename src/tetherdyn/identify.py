@@ -26,7 +26,6 @@ Interpolation choices (stated in docs/identify.md):
 
 from __future__ import annotations
 
-import argparse
 import copy
 import csv
 import itertools
@@ -42,7 +41,7 @@ import numpy as np
 from .case import CaseError, load_case, set_key
 
 __all__ = ["Markers", "Parameter", "MarkerCost", "IdentifyResult", "identify", "read_markers",
-           "parse_param", "check_key", "tether_points", "add_identify_parser",
+           "parse_param", "check_key", "tether_points",
            "MARKER_COLUMNS"]
 
 MARKER_COLUMNS = ("time", "marker", "arc_length", "x", "y", "z")
@@ -257,12 +256,12 @@ class Parameter:
 
 
 def _section_fields(section: str, model_type: str | None) -> set[str] | None:
-    from .case import MODEL_KEYS, _CaseModel
+    from .case import _CaseModel, model_options
 
     if section == "model":
         from .case import ModelSection
 
-        return set(ModelSection.model_fields) | set(MODEL_KEYS.get(model_type or "", {}))
+        return set(ModelSection.model_fields) | set(model_options(model_type or ""))
     info = _CaseModel.model_fields.get(section)
     if info is None or not hasattr(info.annotation, "model_fields"):
         return None
@@ -739,52 +738,3 @@ def snapshots_figure(result: IdentifyResult, path: str | Path, frames: int = 10)
     path = Path(path)
     fig.savefig(path, dpi=130)
     return path
-
-
-# -- command line ---------------------------------------------------------------------------
-
-
-def _cmd_identify(args: argparse.Namespace) -> int:
-    out = Path(args.out)
-    progress = False if args.quiet else None
-    result = identify(args.case, args.markers, args.param, scheduler=args.scheduler,
-                      workers=args.workers, store=out / "store.csv", refine=args.refine,
-                      progress=progress)
-    paths = result.save(out, figures=not args.no_figures)
-    n = len(result.table)
-    print(f"evaluated {n} points ({result.n_failed} failed) in {result.wall_s:.1f} s; "
-          f"{result.sampling}")
-    rms = math.sqrt(result.best_J / len(result.markers))
-    print("best: " + ", ".join(f"{k} = {v:.6g}" for k, v in result.best.items())
-          + f"  (J = {result.best_J:.6g} m², rms {rms * 1e3:.3g} mm)")
-    for p in paths:
-        print(f"wrote {p}")
-    return 0
-
-
-def add_identify_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add ``tetherdyn identify`` to the CLI's subparsers; returns the parser."""
-    p = subparsers.add_parser(
-        "identify", help="identify case parameters from measured markers (grid search, "
-        "seed 003 eq. 25)",
-        description="Full grid search over the given case keys for the parameters whose "
-        "simulation best matches measured marker positions (seed 003 eq. 25), optionally "
-        "refined by Nelder-Mead. Runs on a local Dask cluster or an existing one. Re-running "
-        "with the same --out resumes (finished points are kept in OUT/store.csv).")
-    p.add_argument("case", help="base case file (YAML)")
-    p.add_argument("--markers", required=True,
-                   help="marker CSV: time,marker,arc_length,x,y,z (docs/identify.md)")
-    p.add_argument("--param", action="append", required=True, metavar="KEY=START:STOP:STEP",
-                   help="a case key and its grid (STOP included), or KEY=V1,V2,...; repeat")
-    p.add_argument("--refine", action="store_true",
-                   help="then refine the continuous parameters by Nelder-Mead")
-    p.add_argument("--scheduler", metavar="ADDR",
-                   help="address of a running Dask scheduler (default: $TETHERDYN_SCHEDULER, "
-                   "else a local cluster)")
-    p.add_argument("--workers", type=int, default=2,
-                   help="worker processes of the local cluster [2]")
-    p.add_argument("--out", default="identify_out", help="output folder [identify_out]")
-    p.add_argument("--no-figures", action="store_true", help="skip the two figures")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(func=_cmd_identify)
-    return p

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .case import Case
+if TYPE_CHECKING:
+    from .case import Case
 
 __all__ = ["initial_nodes"]
 

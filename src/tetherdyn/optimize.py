@@ -18,7 +18,6 @@ the only randomness is one ``numpy.random.Generator`` and the simulations are de
 
 from __future__ import annotations
 
-import argparse
 import ast
 import copy
 import csv
@@ -34,10 +33,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .case import CaseError, _format_validation_error, _Loader, load_case
+from .paths import write_trajectory_csv
 
 __all__ = [
     "ProblemError", "Problem", "load_problem", "decode", "stroke_motion", "trajectory_table",
-    "FitnessEvaluator", "BinaryGA", "OptimizeResult", "optimize", "add_optimize_parser",
+    "FitnessEvaluator", "BinaryGA", "OptimizeResult", "optimize",
     "write_outputs",
 ]
 
@@ -616,18 +616,6 @@ def _fmt(values: dict[str, float]) -> str:
 # -- outputs --------------------------------------------------------------------------------
 
 
-def write_trajectory_csv(problem: Problem, values: dict[str, float], path: Path) -> Path:
-    """The motion as a prescribed-motion CSV (t, x, y, z, vx, vy, vz) for ``tetherdyn run``."""
-    table = trajectory_table(problem, values)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(list(table))
-        for row in zip(*table.values(), strict=True):
-            w.writerow([f"{v:.12g}" for v in row])
-    return path
-
-
 def _write_rows(rows: list[dict], path: Path) -> None:
     if not rows:
         return
@@ -680,7 +668,7 @@ def write_outputs(problem: Problem, result: OptimizeResult, out: Path) -> dict[s
     """best_trajectory.csv, best_case.yaml (referencing it), individuals.csv, history.csv,
     fitness_history.png, trajectory.png under ``out``."""
     out.mkdir(parents=True, exist_ok=True)
-    paths = {"trajectory": write_trajectory_csv(problem, result.best_values,
+    paths = {"trajectory": write_trajectory_csv(trajectory_table(problem, result.best_values),
                                                 out / "best_trajectory.csv")}
     case = individual_case(problem, result.best_values, trajectory="best_trajectory.csv")
     case["name"] = f"{problem.data.name or 'optimised'}: best of GA ({_fmt(result.best_values)})"
@@ -699,37 +687,3 @@ def write_outputs(problem: Problem, result: OptimizeResult, out: Path) -> dict[s
     paths["trajectory_figure"] = out / "trajectory.png"
     fig.savefig(paths["trajectory_figure"], dpi=150)
     return paths
-
-
-# -- CLI ------------------------------------------------------------------------------------
-
-
-def _cmd_optimize(args: argparse.Namespace) -> int:
-    problem = load_problem(args.problem)
-    result = optimize(problem, generations=args.generations, seed=args.seed,
-                      scheduler=args.scheduler, workers=args.workers)
-    out = Path(args.out) if args.out else Path(f"{Path(args.problem).stem}_ga")
-    paths = write_outputs(problem, result, out)
-    print(f"best fitness {result.best_fitness:.6g} at t = {result.best_t:.3g} s: "
-          f"{_fmt(result.best_values)} (bits {result.best_bits}); "
-          f"{sum(r['evaluated'] for r in result.individuals)} simulations, "
-          f"{len(result.failures)} failed, {result.wall_s:.1f} s")
-    for p in paths.values():
-        print(f"wrote {p}")
-    return 0
-
-
-def add_optimize_parser(subparsers) -> argparse.ArgumentParser:
-    """Register ``tetherdyn optimize PROBLEM.yaml [--generations N] [--seed S]
-    [--scheduler ADDR] [--workers N] [--out DIR]``."""
-    p = subparsers.add_parser("optimize", help="GA optimisation of a held end's motion")
-    p.add_argument("problem", help="problem file (YAML, see docs/optimize.md)")
-    p.add_argument("--generations", type=int, default=None, help="override ga.generations")
-    p.add_argument("--seed", type=int, default=None, help="override ga.seed")
-    p.add_argument("--scheduler", default=None,
-                   help="Dask scheduler address (default: a local cluster, or "
-                        "$TETHERDYN_SCHEDULER)")
-    p.add_argument("--workers", type=int, default=None, help="local cluster workers (default 2)")
-    p.add_argument("--out", default=None, help="output folder (default PROBLEM_ga)")
-    p.set_defaults(func=_cmd_optimize)
-    return p

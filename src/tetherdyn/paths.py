@@ -56,8 +56,11 @@ def circular_turn(speed: float, radius: float, approach_time: float, duration: f
 
 
 def write_trajectory_csv(table: dict[str, list[float]], path: str | Path) -> Path:
-    """Write a trajectory table as the CSV a case's ``trajectory`` key reads."""
+    """Write a trajectory table (``{t, x, y, z[, vx, vy, vz, roll_deg]}``: lists, SI units)
+    as the CSV a case's ``trajectory`` key reads, creating the folder; values are written
+    with ``repr`` so that they read back exactly. Returns the path."""
     path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     cols = list(table)
     with path.open("w", newline="") as fh:
         w = csv.writer(fh)

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from . import __version__
+from ._version import __version__
 from .case import Case
 from .integrate import IntegrationResult
 from .models.base import Formulation

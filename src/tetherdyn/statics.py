@@ -1,7 +1,8 @@
-"""Statics: estimates from a case alone, and the static equilibrium of any formulation.
+"""Statics: the static equilibrium of any formulation (model level).
 
-* :func:`static_top_tension` — the tension at the upper held end from the case alone
-  (catenary or weight; no model).
+Estimates from a case alone (no model) are estimates.py; :func:`static_top_tension` is
+re-exported here for the callers that import it from statics.
+
 * :func:`equilibrium` — the static equilibrium ``F(q) = 0`` of any formulation that offers
   the second-order surface of models/base.py (``n_q``, ``held``, ``force``, ``enforce``):
   Newton's method on the free coordinates with a central-difference Jacobian of the
@@ -23,38 +24,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .case import Case
+from .case import Case, load_case
+from .estimates import static_top_tension
+from .models import build_model
 
 __all__ = ["static_top_tension", "equilibrium", "Equilibrium", "free_force",
            "force_jacobian"]
-
-
-def static_top_tension(case: Case) -> tuple[float, str]:
-    """Static tension [N] at the upper held end and how it was obtained."""
-    from .analytic import elastic_catenary
-    t, env = case.tether, case.environment
-    g = np.asarray(env.gravity, dtype=float)
-    w = (t.linear_mass - env.fluid_density * t.displaced) * g  # wet weight per metre [N/m]
-    a = case.end_state("start", 0.0)
-    b = case.end_state("end", 0.0)
-    if a is not None and b is not None:
-        gmag = float(np.linalg.norm(g))
-        if gmag == 0 or float(np.linalg.norm(w)) == 0:
-            return float("nan"), "no net weight: tension set by the supports' spacing"
-        down = g / gmag
-        chord = b[0] - a[0]
-        dz = -float(chord @ down)
-        span = float(np.linalg.norm(chord + dz * down))
-        if span < 1e-9 * t.length:
-            return float("nan"), "supports on one vertical: not a catenary"
-        sol = elastic_catenary(span, dz, t.length, float(np.linalg.norm(w)), t.EA or math.inf)
-        return max(sol.tension_A, sol.tension_B), "elastic catenary between the two held ends"
-    free = "end" if a is not None else "start"
-    end = getattr(case, free)
-    weight_mass = end.body_masses(env.fluid_density)[1]  # a towed body's net weight / g
-    load = w * t.length + weight_mass * g + np.asarray(end.force, dtype=float)
-    loads = " and the payload/force at the free end" if end.mass or any(end.force) else ""
-    return float(np.linalg.norm(load)), f"weight in the fluid of the tether{loads}"
 
 
 # -- general static equilibrium -----------------------------------------------------------
@@ -169,7 +144,6 @@ def _scaled_case(case: Case, lam: float) -> Case:
                 continue
             end[key] = [lam * float(c) for c in v] if isinstance(v, list | tuple) else lam * v
         end.pop("force_ramp_time", None)
-    from .case import load_case
     return load_case(raw, base_dir=case.base_dir)
 
 
@@ -312,9 +286,6 @@ def equilibrium(case_or_model, q0: np.ndarray | None = None, *, t: float = 0.0,
         ``"dense"``, ``"banded"`` (``model.band``) or ``"auto"`` (dense up to
         ``DENSE_LIMIT`` free coordinates).
     """
-    from .case import load_case
-    from .models import build_model
-
     if hasattr(case_or_model, "n_q") and hasattr(case_or_model, "case"):
         base_model = case_or_model
         case = base_model.case

@@ -1,14 +1,24 @@
-"""Formulations: one module per model type, each behind the surface of models/base.py."""
+"""Formulations: one module per model type, each behind the surface of models/base.py.
+
+Adding a formulation is one new module here (its class carries a ``supports`` declaration,
+models/supports.py) plus one line in :data:`REGISTRY`.
+"""
 
 from __future__ import annotations
 
 import importlib
+from functools import cache
+from typing import TYPE_CHECKING
 
-from ..case import Case
 from .base import Formulation
+from .supports import Supports
+
+if TYPE_CHECKING:
+    from ..case import Case
 
 #: model type (case key ``model.type``) -> "module:class" of its formulation (imported on
-#: first use, so a run compiles only the kernels of the model it needs)
+#: first use, so a run compiles only the kernels of the model it needs, and checking a case
+#: imports only its own formulation); a module path with a dot is absolute
 REGISTRY: dict[str, str] = {
     "lumped_mass": "lumped_mass:LumpedMass",
     "rigid_links": "rigid_links:RigidLinks",
@@ -21,7 +31,23 @@ REGISTRY: dict[str, str] = {
 def formulation_class(model_type: str) -> type[Formulation]:
     """The formulation class of a model type."""
     module, cls = REGISTRY[model_type].split(":")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), cls)
+    name = module if "." in module else f"{__name__}.{module}"
+    return getattr(importlib.import_module(name), cls)
+
+
+@cache
+def _supports(entry: str) -> Supports:
+    module, cls = entry.split(":")
+    name = module if "." in module else f"{__name__}.{module}"
+    declared = getattr(getattr(importlib.import_module(name), cls), "supports", None)
+    if not isinstance(declared, Supports):
+        raise TypeError(f"formulation {entry}: its class declares no `supports = Supports(...)`")
+    return declared
+
+
+def supports_of(model_type: str) -> Supports:
+    """The declaration of what a model type supports (imports only its module)."""
+    return _supports(REGISTRY[model_type])
 
 
 def build_model(case: Case) -> Formulation:
@@ -29,4 +55,5 @@ def build_model(case: Case) -> Formulation:
     return formulation_class(case.model.type)(case)
 
 
-__all__ = ["Formulation", "REGISTRY", "build_model", "formulation_class"]
+__all__ = ["Formulation", "REGISTRY", "Supports", "build_model", "formulation_class",
+           "supports_of"]

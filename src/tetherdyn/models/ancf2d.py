@@ -26,15 +26,19 @@ from __future__ import annotations
 
 import math
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._jit import inline_kernel, kernel
 from ..boundary import end_motion_at, fixed_point, free_end_load
-from ..case import Case
 from ..hydro import CROSS_FLOW, element_drag
 from ..initial import initial_nodes
 from .base import Formulation, rk4_critical_step
+from .supports import COMMON_TETHER_KEYS, Option, Supports
+
+if TYPE_CHECKING:
+    from ..case import Case
 
 #: Gauss–Legendre points per element for the axial, bending and (cross-flow) drag integrals.
 #: The integrands are rational in ξ (|r'| and |r'|³ in denominators); 4 points integrate the
@@ -535,6 +539,22 @@ def element_frequencies(le: float, rho_a: float, EA_: float, EI_: float) -> tupl
 
 class Ancf2d(Formulation):
     """Planar ANCF cable elements (``model.type: ancf2d``), seed 003."""
+
+    # planar ANCF cable (seed 003): a continuum with bending, no added mass
+    supports = Supports(
+        methods=("rk4", "rk45", "generalized_alpha"),
+        drag_laws=("projected_area", "cross_flow"),  # seed 003 eqs. (17)-(23) first
+        tether_keys=COMMON_TETHER_KEYS | {"EA", "axial_damping"},
+        required=("EA",),
+        bending=True,
+        options={
+            "material_damping": Option(
+                float, None, "the seed-003 material parameter D [N s/m^2]: shorthand for "
+                "axial_damping = D A and bending_damping = D I (I = A EI / EA)",
+                excludes=("axial_damping", "bending_damping")),
+        },
+        clamp=True, planar=True,
+    )
 
     name = "ancf2d"
     fastest_mode = "axial or bending mode of one element (element eigenvalue bound)"

@@ -43,11 +43,14 @@ integrate/implicit.py and docs/generalized_alpha.md). A formulation whose equati
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._jit import kernel
-from ..case import Case
+
+if TYPE_CHECKING:
+    from ..case import Case
 
 __all__ = ["Formulation", "rk4_critical_step", "lumped_nodes", "uniform_elements"]
 

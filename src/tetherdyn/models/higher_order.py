@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import math
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import winch as _winch
 from .._jit import inline_kernel, kernel
 from ..boundary import fixed_point, free_end_load
-from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
 from ..spline import (
@@ -71,6 +71,10 @@ from ..winch import (
 )
 from . import lumped_mass as _lm
 from .base import Formulation, lumped_nodes, rk4_critical_step
+from .supports import COMMON_TETHER_KEYS, Option, Supports
+
+if TYPE_CHECKING:
+    from ..case import Case
 
 # the held-end, point-mass and winch kernels are lumped_mass's own (same state layout and the
 # same flag / column indices and data field names, checked below)
@@ -841,6 +845,21 @@ def _roll_datum(q: np.ndarray) -> np.ndarray:
 
 class HigherOrder(Formulation):
     """Cubic-spline higher-order lumped-mass cable (``model.type: higher_order``)."""
+
+    # the cubic-spline element of seed 004 ch. 4: axial, bending and torsion
+    supports = Supports(
+        methods=("rk4", "rk45", "generalized_alpha"),
+        drag_laws=("cross_flow", "loading_functions", "isotropic"),
+        tether_keys=COMMON_TETHER_KEYS | {"EA", "GJ", "axial_damping", "ca_normal",
+                                          "ca_tangential", "compression"},
+        required=("EA",),
+        bending=True,
+        options={
+            "slack_damping": Option(bool, True, "with compression: false, keep the Voigt "
+                                    "damping force while an element is slack"),
+        },
+        clamp=True, moment=True, torsion=True, winch=True,
+    )
 
     name = "higher_order"
     fastest_mode = "axial or bending (stiffest element)"

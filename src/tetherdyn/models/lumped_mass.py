@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import math
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._jit import inline_kernel, kernel
 from ..boundary import end_motion_at, eval_motion, fixed_point, free_end_load
-from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
 from ..spline import (
@@ -67,6 +67,10 @@ from ..winch import (
     winch_update,
 )
 from .base import Formulation, lumped_nodes, rk4_critical_step
+from .supports import COMMON_TETHER_KEYS, Option, Supports
+
+if TYPE_CHECKING:
+    from ..case import Case
 
 #: strain above which a run is declared blown up (1000 % stretch)
 ABSURD_STRAIN = 10.0
@@ -682,6 +686,22 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
 
 class LumpedMass(Formulation):
     """Lumped-mass Voigt cable (``model.type: lumped_mass``)."""
+
+    supports = Supports(
+        methods=("rk4", "rk45", "generalized_alpha"),
+        drag_laws=("cross_flow", "loading_functions", "isotropic"),
+        tether_keys=COMMON_TETHER_KEYS | {"EA", "axial_damping", "ca_normal", "ca_tangential",
+                                          "compression"},
+        required=("EA",),
+        bending="bending",  # EI and bending_damping are used with model.bending: true only
+        options={
+            "slack_damping": Option(bool, True, "with compression: false, keep the Voigt "
+                                    "damping force while an element is slack"),
+            "bending": Option(bool, False, "add the discrete bending forces of the spline "
+                              "through the nodes, seed 004 §3.2 (needs tether.EI > 0)"),
+        },
+        clamp=True, moment=True, winch=True,
+    )
 
     name = "lumped_mass"
     fastest_mode = "axial (stiffest element)"

@@ -23,16 +23,20 @@ from __future__ import annotations
 
 import math
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._jit import inline_kernel, kernel
 from ..boundary import eval_motion, free_end_load
-from ..case import Case
+from ..estimates import static_top_tension
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
-from ..statics import static_top_tension
 from .base import Formulation, rk4_critical_step, uniform_elements
+from .supports import COMMON_TETHER_KEYS, Option, Supports
+
+if TYPE_CHECKING:
+    from ..case import Case
 
 #: |q|^2 outside (1 - this, 1 + this) after renormalisation means the state is corrupt
 QUATERNION_TOLERANCE = 0.5
@@ -353,6 +357,22 @@ def quaternion_along(direction: np.ndarray) -> np.ndarray:
 
 class RigidLinks(Formulation):
     """Rigid-link tether with spherical joints (``model.type: rigid_links``)."""
+
+    # rigid links are inextensible and carry no added mass (seed 000)
+    supports = Supports(
+        methods=("rk4", "rk45"),
+        drag_laws=("isotropic", "cross_flow", "loading_functions"),  # seed 000 eq. (47) first
+        tether_keys=COMMON_TETHER_KEYS,
+        options={
+            "joint_damping": Option(float, 0.0, "total tether bending damping C_s [N m s]; "
+                                    "link j's joint damping is C_s m_j l_j / (m_T L), seed "
+                                    "000 eq. (48)"),
+        },
+        start_types=("fixed", "prescribed"), end_types=("free",),
+        ends_note="a chain rooted at its start: its joints are measured from the start end, "
+                  "and a chain held at both ends is a closed loop",
+        winch_note="its recursion is built on fixed link lengths",
+    )
 
     name = "rigid_links"
     fastest_mode = "zig-zag bending of the links under tension"

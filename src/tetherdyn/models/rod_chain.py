@@ -24,15 +24,19 @@ from __future__ import annotations
 
 import math
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._jit import kernel
 from ..boundary import eval_motion, free_end_load
-from ..case import Case
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
 from .base import Formulation, rk4_critical_step, uniform_elements
+from .supports import COMMON_TETHER_KEYS, Supports
+
+if TYPE_CHECKING:
+    from ..case import Case
 
 #: strain above which a run is declared blown up (1000 % stretch), as lumped_mass
 ABSURD_STRAIN = 10.0
@@ -319,6 +323,17 @@ def diagnostics(times, Y, d, dydt, pos, vel, tension, start_force, end_force, ki
 
 class RodChain(Formulation):
     """Chain of elastic rods with the O(n) solve of seed 001 (``model.type: rod_chain``)."""
+
+    # the rod chain's constant mass matrix (seed 001 eq. 7) leaves no room for added mass
+    supports = Supports(
+        methods=("rk4", "rk45"),
+        drag_laws=("cross_flow", "loading_functions", "isotropic"),
+        tether_keys=COMMON_TETHER_KEYS | {"EA", "axial_damping", "compression"},
+        required=("EA",),
+        start_types=("fixed", "prescribed"), end_types=("free",),
+        ends_note="a chain rooted at its start: its joints are measured from the start end, "
+                  "and a chain held at both ends is a closed loop",
+    )
 
     name = "rod_chain"
     fastest_mode = "axial stretching of the stiffest rod (consistent rod mass)"
