@@ -58,6 +58,12 @@ MODEL_KEYS: dict[str, dict[str, tuple[type, Any, str]]] = {
             True,
             "with compression: false, keep the Voigt damping force while an element is slack",
         ),
+        "twist": (
+            str,
+            "parallel_transport",
+            "total twist between two roll-holding ends: parallel_transport, or seed_b13 "
+            "(seed 004 App. B: Frenet-frame α at the ends, branch by the estimator B.13)",
+        ),
     },
     "rigid_links": {
         "joint_damping": (
@@ -77,6 +83,9 @@ MODEL_KEYS: dict[str, dict[str, tuple[type, Any, str]]] = {
         ),
     },
 }
+
+#: ``model.twist`` of higher_order (models/higher_order.py, models/twist.py)
+TWIST_CHOICES = ("parallel_transport", "seed_b13")
 
 #: model keys of the spec that belong to formulations not in this version (for messages)
 PLANNED_KEYS: dict[str, str] = {}
@@ -826,6 +835,8 @@ def _check_semantics(case: Case) -> None:
         if typ is float and (isinstance(val, bool) or not isinstance(val, int | float)
                              or not math.isfinite(val) or val < 0):
             errors.append(f"model.{key}: must be a finite number >= 0")
+        if key == "twist" and val not in TWIST_CHOICES:
+            errors.append(f"model.twist: must be one of {', '.join(TWIST_CHOICES)} (got {val!r})")
     if mtype in ROOTED_CHAINS:
         if case.start.type == "free":
             errors.append(f"start.type: model {mtype} needs a fixed or prescribed start "
