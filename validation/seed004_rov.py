@@ -8,7 +8,9 @@ conditions at the ROV (§5.5):
 
 (a) an ideal spherical joint: no roll held at the ROV, so τ ≡ 0 ("totally equivalent to
     GJ = 0"); we run it with GJ = 0;
-(b) the kinematic local frame of App. D.2: roll φ = 0 at the ROV (eq. D.4) with GJ = 0.11.
+(b) the kinematic local frame of App. D.2: roll φ = 0 at the ROV (eq. D.4) with GJ = 0.11,
+    run with both ``model.twist`` choices: parallel transport (ours) and ``seed_b13``
+    (App. B as the seed writes it).
 
 Rows:
 
@@ -17,6 +19,9 @@ Rows:
 * ``seed004_rov_tension`` (seed): the tension at the ROV (Fig. 5.8): with GJ = 0.11 a peak of
   3.7 N at 33.0 s, the GJ = 0 run lower there, both rising after 52 s; figures like
   Figs. 5.7–5.9 (twist, ROV tension, profiles at 33 s);
+* ``seed004_rov_twist`` (seed): the twist (Fig. 5.7: peaks of opposite sense at 25.4 and
+  33.0 s, negative at 33 s) and the nodal twist forces (Fig. 5.10: 0.225 N at 30 s, 0.6 N
+  at 31 s);
 * ``seed004_rov_convergence`` (seed): node X at 33.0 s for N = 5 … 30 (Fig. 5.11),
   converged by N = 20.
 
