@@ -698,6 +698,51 @@ def _tension_figure(ds: dict, b13, figure_dir: Path) -> str:
     return save_figure(fig, figure_dir, "seed004_rov_tension.png")
 
 
+# -- diagnostic: how strong would the twist forces have to be? --------------------------------
+
+#: GJ [N m²] of the strength study; a negative value runs +|GJ| with the K_τ forces reversed
+STUDY_GJ = (0.11, 1.1, 11.0, -0.11, -1.1)
+
+
+def twist_strength_study(gjs=STUDY_GJ) -> dict:
+    """Diagnostic (no row): the roll-held run with each GJ in ``gjs`` and both twist choices
+    (reduced integrator, generalized-α at Table 5.4's step, ρ∞ = 0): RMS against Table D.4
+    overall and up to 26 s, the GJ effect against our GJ = 0 run [m], the tension peak over
+    20–40 s [N, s] and the twist forces at 30 / 31 s [N]. A negative GJ builds the case with
+    |GJ| and flips the sign of the model's GJ, reversing every twist force (a sign error in
+    K_τ). {(twist, gj): measures, or the error text where the integrator gave up}."""
+    from tetherdyn.case import load_case
+    from tetherdyn.integrate import integrate
+    from tetherdyn.models import build_model
+    from tetherdyn.models.higher_order import GJ as GJ_INDEX
+    from tetherdyn.results import build_results
+
+    ds0 = run_rov(ELEMENTS, gj=0.0, method="generalized_alpha")
+    out: dict = {}
+    for twist in TWISTS:
+        for gj in gjs:
+            case = load_case(rov_case(ELEMENTS, gj=abs(gj), method="generalized_alpha",
+                                      rho_inf=ROW_RHO_INF, twist=twist))
+            model = build_model(case)
+            model.data.scal[GJ_INDEX] = gj
+            s = case.solver
+            try:
+                run = integrate(model, case.method, s.dt, s.duration, s.output_interval,
+                                rtol=s.rtol, atol=s.atol, max_steps=s.max_steps,
+                                progress=False)
+            except Exception as err:  # noqa: BLE001 - a diagnostic records the failure
+                out[(twist, gj)] = str(err).split(":")[1][:60]
+                continue
+            ds = build_results(case, model, run)
+            h = history_errors(ds, GJ)
+            m = tension_measures({0.0: ds0, GJ: ds})["gj011"]
+            out[(twist, gj)] = dict(
+                rms=h["rms"], rms_early=h["rms_early"], effect=gj_effect(ds0, ds),
+                peak=(m["peak"], m["peak_time"]),
+                forces=(m["torsion_force_30"], m["torsion_force_31"]))
+    return out
+
+
 # -- row 3: convergence in N (Fig. 5.11) ----------------------------------------------------
 
 CONVERGENCE_TIME = 33.0  # [s]
