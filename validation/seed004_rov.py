@@ -101,6 +101,12 @@ SEED_SPEED = {20: (4.4, 7.8), 28: (12.1, 13.5), 30: (14.9, 14.9)}
 SEED_PEAK_TENSION = 3.7  # [N]
 SEED_PEAK_TIME = 33.0  # [s]
 SEED_RISE_TIME = 52.0  # [s] tension rises after this (the ROV reaches the tether's scope)
+#: seed Fig. 5.7: twist peaks of opposite sense at these times [s], negative at 33 s
+SEED_TWIST_PEAKS = (25.4, 33.0)
+#: seed Fig. 5.10: largest nodal twist force (time [s], node, force [N])
+SEED_TWIST_FORCES = ((30.0, 16, 0.225), (31.0, 13, 0.6))
+#: digest §15 #13 on the twist forces
+TWIST_FORCE_TOL = 0.3
 HISTORY_NODES = (5, 10, 15)
 HISTORY_TOLERANCE = 0.2  # [m] RMS over nodes and times, X and Y (digest §15 #14)
 
@@ -468,19 +474,23 @@ def rov_tension(ds) -> tuple[np.ndarray, np.ndarray]:
     return ds.time.values, np.linalg.norm(ds.end_force.values, axis=1)
 
 
+def window_peak(t: np.ndarray, tw: np.ndarray, centre: float) -> tuple[float, float, bool]:
+    """The largest |τ| within centre ± 1 s: (time [s], τ [rad/m], whether it is a peak, i.e.
+    not on the window's edge where τ still rises or falls)."""
+    idx = np.flatnonzero(np.abs(t - centre) <= 1.0 + 1e-9)
+    j = idx[int(np.argmax(np.abs(tw[idx])))]
+    return float(t[j]), float(tw[j]), bool(idx[0] < j < idx[-1])
+
+
 def twist_measures(ds) -> dict:
-    """Twist τ [rad/m] of a roll-held run: its range, its value at 33 s, its largest positive
-    and negative values over 20–40 s with their times (seed Fig. 5.7: peaks at 25.4 and
-    33.0 s of opposite sense, negative at 33 s), and the largest nodal twist force [N] and
-    its node at 30 s and 31 s (Fig. 5.10)."""
+    """Twist τ [rad/m] of a roll-held run: its range, its value at 33 s, the largest |τ|
+    within ±1 s of the seed's peaks at 25.4 and 33.0 s (Fig. 5.7; window_peak), and the
+    largest nodal twist force [N] and its node at 30 s and 31 s (Fig. 5.10)."""
     t = ds.time.values
     tw = ds.twist.values[:, 0]
-    win = (t >= 20.0) & (t <= 40.0)
-    jp = int(np.argmax(np.where(win, tw, -np.inf)))
-    jn = int(np.argmin(np.where(win, tw, np.inf)))
     out = dict(twist_min=float(tw.min()), twist_max=float(tw.max()),
                twist_33=float(tw[int(np.argmin(np.abs(t - 33.0)))]),
-               pos_peak=(float(t[jp]), float(tw[jp])), neg_peak=(float(t[jn]), float(tw[jn])))
+               peaks=[window_peak(t, tw, c) for c in SEED_TWIST_PEAKS])
     tors = np.linalg.norm(ds.torsion_force.values, axis=2)
     for tt in (30.0, 31.0):
         k = int(np.argmin(np.abs(t - tt)))
@@ -571,21 +581,13 @@ def check_tension(full: bool = True, figure_dir: Path | None = None) -> Row:
     )
 
 
-#: seed Fig. 5.7: twist peaks of opposite sense at these times [s], negative at 33 s
-SEED_TWIST_PEAKS = (25.4, 33.0)
-#: seed Fig. 5.10: largest nodal twist force (time [s], node, force [N])
-SEED_TWIST_FORCES = ((30.0, 16, 0.225), (31.0, 13, 0.6))
-#: digest §15 #13 on the twist forces
-TWIST_FORCE_TOL = 0.3
-
-
 def twist_met(w: dict) -> dict:
-    """Which of the seed's twist statements a run meets: peaks (the positive one at 25.4 s,
-    the negative one at 33.0 s, each ±1 s), negative at 33 s, forces at 30 and 31 s ±30 %."""
+    """Which of the seed's twist statements a run meets: peaks within ±1 s of 25.4 s and
+    33.0 s of opposite sense, the one at 33 s negative; negative at 33 s; forces at 30 and
+    31 s ±30 %."""
+    (_, v1, p1), (_, v2, p2) = w["peaks"]
     return dict(
-        peaks=(abs(w["pos_peak"][0] - SEED_TWIST_PEAKS[0]) <= 1.0 and w["pos_peak"][1] > 0.0
-               and abs(w["neg_peak"][0] - SEED_TWIST_PEAKS[1]) <= 1.0
-               and w["neg_peak"][1] < 0.0),
+        peaks=p1 and p2 and v2 < 0.0 < v1,
         negative_33=w["twist_33"] < 0.0,
         forces=all(abs(w[f"torsion_force_{tt:.0f}"] - f) <= TWIST_FORCE_TOL * f
                    for tt, _, f in SEED_TWIST_FORCES))
@@ -604,8 +606,9 @@ def check_twist(full: bool = True, figure_dir: Path | None = None) -> Row:
     def say(tw):
         x = w[tw]
         return (f"τ {x['twist_min']:+.2f} … {x['twist_max']:+.2f} rad/m, {x['twist_33']:+.2f} "
-                f"at 33 s, peaks {x['pos_peak'][1]:+.2f} at {x['pos_peak'][0]:.1f} s and "
-                f"{x['neg_peak'][1]:+.2f} at {x['neg_peak'][0]:.1f} s (20–40 s); twist force "
+                "at 33 s, largest |τ| near 25.4 s / 33.0 s: " + " / ".join(
+                    f"{v:+.2f} at {tt:.1f} s{'' if pk else ' (window edge, no peak)'}"
+                    for tt, v, pk in x["peaks"]) + "; twist force "
                 f"{x['torsion_force_30']:.3f} N (node {x['torsion_node_30']}) at 30 s, "
                 f"{x['torsion_force_31']:.3f} N (node {x['torsion_node_31']}) at 31 s")
 
