@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 
-from .._jit import kernel
+from .._jit import inline_kernel, kernel
 
 #: κ L_u below which a nodal curvature counts as zero (App. B: r'' = 0 at a spline end)
 ZERO_CURVATURE = 1e-9
@@ -41,7 +41,7 @@ ZERO_CURVATURE = 1e-9
 MEMORY = 10
 
 
-@kernel
+@inline_kernel
 def element_torsion(pos, r2, a, b, h):
     """γ [1/m] of the element between nodes a and b at its midpoint, eq. (4.24):
     γ = r'·(r''×r''')/(r''·r''), with r' = Δr/h + (h/24)(r''_a − r''_b), r'' = ½(r''_a + r''_b)
@@ -64,7 +64,7 @@ def element_torsion(pos, r2, a, b, h):
     return (d1x * cx + d1y * cy + d1z * cz) / kk
 
 
-@kernel
+@inline_kernel
 def _curved(r2, i, h):
     """Whether node i's curvature vector counts as non-zero (κ L_u above ZERO_CURVATURE)."""
     return math.sqrt(r2[i, 0] ** 2 + r2[i, 1] ** 2 + r2[i, 2] ** 2) * h > ZERO_CURVATURE
@@ -100,7 +100,7 @@ def _end_normal(n, end, lu, r2, ntan, q, out):
     return True
 
 
-@kernel
+@inline_kernel
 def _alpha(nv, q, p):
     """α = atan2(−n̂·p̂₂, n̂·p̂₁) [rad] with p̂₂ = q × p̂₁ (eqs. B.2, B.7; R_IB of eq. B.8 is
     a rotation, so (q̂, p̂₁, p̂₂) is right-handed); n̂ need not be unit."""
