@@ -709,6 +709,8 @@ def _model_key_errors(case: Case, decl: Supports) -> list[str]:
         if opt.kind is float and (isinstance(val, bool) or not isinstance(val, int | float)
                                   or not math.isfinite(val) or val < 0):
             errors.append(f"model.{key}: must be a finite number >= 0")
+        if opt.kind is str and val not in opt.choices:
+            errors.append(f"model.{key}: must be one of {', '.join(opt.choices)} (got {val!r})")
         if val is not None:
             for tkey in opt.excludes:
                 if tkey in case.raw.get("tether", {}):

@@ -87,6 +87,7 @@ from .lumped_mass import (
     enforce,
     held_acc,
 )
+from .twist import MEMORY, seed_b13_twist
 
 #: strain above which a run is declared blown up (1000 % stretch)
 ABSURD_STRAIN = 10.0
@@ -122,7 +123,8 @@ assert (HELD0, HELD1, MASS, PAYLOAD) == (_lm.HELD0, _lm.HELD1, _lm.MASS, _lm.PAY
 assert (L0, ADDED_N, ADDED_T, LDOT, MASS, VOLUME) == (
     _winch.L0, _winch.ADDED_N, _winch.ADDED_T, _winch.LDOT, _winch.MASS, _winch.VOLUME)
 #: twist modes: no torque anywhere (τ ≡ 0), a given end torque, both ends hold their roll
-TWIST_NONE, TWIST_TORQUE, TWIST_BOTH = range(3)
+#: (Θ by parallel transport, or by App. B's estimator: ``model.twist: seed_b13``, twist.py)
+TWIST_NONE, TWIST_TORQUE, TWIST_BOTH, TWIST_B13 = range(4)
 #: roll sources of an end: none, a constant (fixed end's roll_deg), a trajectory column
 ROLL_NONE, ROLL_CONST, ROLL_TRAJ = range(3)
 # the twist work array: total twist Θ kept for continuity, τ, GJτ, Θ initialised (0/1)
@@ -335,6 +337,18 @@ def _total_twist(t, n, flags, ends, elem, pos, r2, ntan, rollt0, rollv0, rollt1,
     return theta
 
 
+@kernel
+def _seed_twist(t, n, flags, ends, elem, pos, r2, ntan, rollt0, rollv0, rollt1, rollv1, tmp,
+                tw):
+    """Total twist Θ [rad] by seed 004 App. B's estimator (eqs. B.2–B.16; twist.py)."""
+    phi0 = _end_frame(0, 0, t, flags, ends, ntan, rollt0, rollv0, tmp[0:3], tmp[3:6])
+    phi1 = _end_frame(1, n - 1, t, flags, ends, ntan, rollt1, rollv1, tmp[6:9], tmp[9:12])
+    theta = seed_b13_twist(n, elem[:, L0], pos, r2, ntan, tmp[0:3], tmp[3:6], phi0,
+                           tmp[6:9], tmp[9:12], phi1, tmp[12:18], tw[TW_INIT + 1:])
+    tw[TW_THETA] = theta
+    return theta
+
+
 @inline_kernel
 def _ramp(t, ramp_time):
     if ramp_time > 0.0 and t < ramp_time:
@@ -377,6 +391,11 @@ def _tether_forces(t, n, flags, scal, elem, node, ends, fac, rollt0, rollv0, rol
     elif mode == TWIST_BOTH:
         theta = _total_twist(t, n, flags, ends, elem, pos, r2, ntan, rollt0, rollv0, rollt1,
                              rollv1, tmp, tw)
+        tau = theta / scal[LTOT]
+        gjtau = scal[GJ] * tau
+    elif mode == TWIST_B13:
+        theta = _seed_twist(t, n, flags, ends, elem, pos, r2, ntan, rollt0, rollv0, rollt1,
+                            rollv1, tmp, tw)
         tau = theta / scal[LTOT]
         gjtau = scal[GJ] * tau
     tw[TW_TAU] = tau
@@ -857,6 +876,10 @@ class HigherOrder(Formulation):
         options={
             "slack_damping": Option(bool, True, "with compression: false, keep the Voigt "
                                     "damping force while an element is slack"),
+            "twist": Option(str, "parallel_transport", "total twist between two roll-holding "
+                            "ends: parallel_transport, or seed_b13 (seed 004 App. B: "
+                            "Frenet-frame alpha at the ends, branch by the estimator B.13)",
+                            choices=("parallel_transport", "seed_b13")),
         },
         clamp=True, moment=True, torsion=True, winch=True,
     )
@@ -933,6 +956,8 @@ class HigherOrder(Formulation):
             twist = TWIST_BOTH
         else:
             twist = TWIST_NONE  # an end free to roll: torque-free, τ ≡ 0 (≡ GJ = 0)
+        if twist == TWIST_BOTH and case.model.option("twist") == "seed_b13":
+            twist = TWIST_B13
         self.twist_mode = twist
         flags = np.zeros(10, dtype=np.int64)
         flags[[COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1, CLAMP0, CLAMP1, TWIST,
@@ -968,7 +993,7 @@ class HigherOrder(Formulation):
             r2=np.zeros((ns, 3)), r2dot=np.zeros((ns, 3)), ntan=np.zeros((ns, 3)),
             hnode=np.zeros((ns, 3)), torsion=np.zeros((ns, 3)), length=np.zeros(ns - 1),
             tension=np.zeros(ns - 1), lam=np.zeros(ns - 1), motion=np.zeros((3, 3, 3)),
-            tmp=np.zeros(24), tg=np.zeros((2, 3)), tw=np.zeros(4), zero=np.zeros(3),
+            tmp=np.zeros(24), tg=np.zeros((2, 3)), tw=np.zeros(4 + MEMORY), zero=np.zeros(3),
             winch=winch, wbreaks=wbreaks, wcoeffs=wcoeffs, held=held,
             wmotion=np.zeros((3, 3)), wstate=np.zeros(4),
         )

@@ -67,16 +67,18 @@ COMMON_TETHER_KEYS = frozenset({
 class Option:
     """One model-specific key of the ``model`` section.
 
-    ``kind``: ``bool`` (must be true or false) or ``float`` (a finite number >= 0);
-    ``default``: its value when absent (None: not given); ``meaning``: what it does, with
-    units; ``excludes``: ``tether`` keys that may not be given together with it (when it is
-    given, i.e. not None).
+    ``kind``: ``bool`` (must be true or false), ``float`` (a finite number >= 0) or
+    ``str`` (one of ``choices``); ``default``: its value when absent (None: not given);
+    ``meaning``: what it does, with units; ``excludes``: ``tether`` keys that may not be
+    given together with it (when it is given, i.e. not None); ``choices``: the values a
+    ``str`` option takes.
     """
 
     kind: type
     default: Any
     meaning: str
     excludes: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -114,8 +116,12 @@ class Supports:
                 self.bending not in self.options or self.options[self.bending].kind is not bool):
             raise ValueError(f"Supports.bending: {self.bending!r} is not a boolean option")
         for name, opt in self.options.items():
-            if opt.kind not in (bool, float):
-                raise ValueError(f"Supports.options[{name!r}]: kind must be bool or float")
+            if opt.kind not in (bool, float, str):
+                raise ValueError(f"Supports.options[{name!r}]: kind must be bool, float or str")
+            if (opt.kind is str) != bool(opt.choices) or (
+                    opt.kind is str and opt.default not in opt.choices):
+                raise ValueError(f"Supports.options[{name!r}]: a str option needs choices "
+                                 "that hold its default (and only a str option has choices)")
 
     def bending_on(self, option: Callable[[str], Any]) -> bool:
         """Whether bending is on; ``option(key)``: the model section's value of an option
