@@ -44,7 +44,6 @@ from ..spline import (
     spline_refactor,
 )
 from ..winch import (
-    LDOT,
     SCHEDULE,
     STEPPED,
     W_LNOM,
@@ -76,6 +75,7 @@ from .nodes import (
     HELD0,
     HELD1,
     L0,
+    LDOT,
     MASS,
     MX,
     MY,

@@ -40,7 +40,6 @@ from ..spline import (
     spline_refactor,
 )
 from ..winch import (
-    LDOT,
     STEPPED,
     W_MODE,
     W_ON,
@@ -67,6 +66,7 @@ from .nodes import (
     HELD0,
     HELD1,
     L0,
+    LDOT,
     MASS,
     MX,
     MY,
