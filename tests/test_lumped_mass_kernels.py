@@ -12,7 +12,7 @@ import pytest
 import tetherdyn
 from tetherdyn.hydro import loading_function_normal, loading_function_tangential
 from tetherdyn.models import build_model
-from tetherdyn.models.lumped_mass import _mass_matrix, _solve3
+from tetherdyn.models.nodes import mass_matrix, solve3
 
 
 def reference_accelerations(case, pos, vel, t=0.0):
@@ -116,7 +116,7 @@ def test_mass_matrix_and_solve():
     q = rng.normal(size=(2, 3))
     q /= np.linalg.norm(q, axis=1)[:, None]
     M = np.empty((3, 3))
-    _mass_matrix(1, 3, 0.7, elem, q, M)
+    mass_matrix(1, 3, 0.7, elem, q, False, M)
     ref = 0.7 * np.eye(3)
     for e in range(2):
         qq = np.outer(q[e], q[e])
@@ -124,8 +124,28 @@ def test_mass_matrix_and_solve():
     np.testing.assert_allclose(M, ref, rtol=1e-14)
     f = rng.normal(size=3)
     out = np.empty(3)
-    _solve3(M, f[0], f[1], f[2], out)
+    solve3(M, f[0], f[1], f[2], out)
     np.testing.assert_allclose(out, np.linalg.solve(M, f), rtol=1e-12)
+
+
+@pytest.mark.parametrize("i", [0, 1, 2])
+def test_mass_matrix_nodal_tangents(i):
+    """higher_order's variant: added mass per metre, each element's A(t) the average of its
+    two nodes' (seed 004 eqs. 4.11, 4.23), the element's L_u/2 on each node."""
+    rng = np.random.default_rng(5)
+    elem = np.abs(rng.normal(size=(2, 3)))  # L_u, a_n, a_t per metre
+    t = rng.normal(size=(3, 3))
+    t /= np.linalg.norm(t, axis=1)[:, None]
+    M = np.empty((3, 3))
+    mass_matrix(i, 3, 0.7, elem, t, True, M)
+    ref = 0.7 * np.eye(3)
+    for e in (i - 1, i):
+        if not 0 <= e < 2:
+            continue
+        A = sum(elem[e, 1] * (np.eye(3) - np.outer(t[j], t[j])) + elem[e, 2] * np.outer(t[j], t[j])
+                for j in (e, e + 1)) / 2
+        ref += 0.5 * elem[e, 0] * A
+    np.testing.assert_allclose(M, ref, rtol=1e-14)
 
 
 def test_loading_functions_values():

@@ -34,6 +34,7 @@ variable-length runs); rows beyond are zero and have zero rates.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from pathlib import Path
 
 import numpy as np
@@ -750,26 +751,30 @@ def winch_update(t, y, ns, winch, elem, node, held, held_start, held_end, wbreak
     return n, set_winch_element(n, wstate[0], wstate[1], winch, elem, node)
 
 
-def winch_setup(model, case, added_per_element: bool, on_spline: bool = False
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """A node-row model's winch: sets ``model.winch`` (bool), ``n_elements``, ``n_nodes``
-    (the most live nodes) and ``n_q``; returns (parameters, schedule breaks, coeffs, state
-    node rows ns: capacity + the pseudo-node with a winch, else the nodes). ``on_spline``:
-    the model's strain is the arc length of its spline (splits and merges keep it there,
-    :func:`remesh_nodes`)."""
+#: a node-row model's layout with its winch (winch_setup): the packed parameters, the
+#: payout schedule, the state's node rows ``slots`` (capacity + the pseudo-node with a
+#: winch, else the nodes), and what the model takes from it: ``on`` (a winch), its most
+#: elements and live nodes, and ``n_q`` (3 per node row)
+WinchLayout = namedtuple("WinchLayout", ["params", "breaks", "coeffs", "slots", "on",
+                                         "n_elements", "n_nodes", "n_q"])
+
+
+def winch_setup(case, added_per_element: bool, on_spline: bool = False) -> WinchLayout:
+    """A node-row model's winch layout (:data:`WinchLayout`; all zero parameters, the node
+    count and no pseudo-node without a winch). ``on_spline``: the model's strain is the arc
+    length of its spline (splits and merges keep it there, :func:`remesh_nodes`)."""
     t = case.tether
     N = case.model.elements
     rho = case.environment.fluid_density
     winch, wbreaks, wcoeffs, cap = winch_parameters(
         case, t.linear_mass, t.displaced, rho * t.ca_normal * t.displaced,
         rho * t.ca_tangential * t.displaced, added_per_element=added_per_element)
-    model.winch = bool(winch[W_ON])
-    winch[W_SPLINE] = float(on_spline and model.winch)
-    ns = cap + 1 if model.winch else N + 1
-    model.n_elements = cap - 1 if model.winch else N
-    model.n_nodes = cap if model.winch else N + 1
-    model.n_q = 3 * ns
-    return winch, wbreaks, wcoeffs, ns
+    on = bool(winch[W_ON])
+    winch[W_SPLINE] = float(on_spline and on)
+    ns = cap + 1 if on else N + 1
+    return WinchLayout(params=winch, breaks=wbreaks, coeffs=wcoeffs, slots=ns, on=on,
+                       n_elements=cap - 1 if on else N, n_nodes=cap if on else N + 1,
+                       n_q=3 * ns)
 
 
 @kernel

@@ -32,11 +32,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import winch as _winch
 from .._jit import inline_kernel, kernel
-from ..boundary import fixed_point, free_end_load
-from ..hydro import DRAG_LAW_CODES, element_drag
-from ..initial import initial_nodes
+from ..hydro import element_drag
 from ..spline import (
     CLAMPED,
     FREE,
@@ -50,47 +47,73 @@ from ..winch import (
     SCHEDULE,
     STEPPED,
     W_LNOM,
-    W_LO,
     W_MODE,
     W_ON,
     W_SIDE,
     active_nodes,
     control_segment,
-    initial_winch_state,
-    live_nodes,
-    relayout,
     remesh_nodes,
     split_node_weight,
-    winch_material,
     winch_nodes,
     winch_outputs,
-    winch_record,
-    winch_setup,
     winch_thrust,
     winch_update,
 )
-from . import lumped_mass as _lm
-from .base import Formulation, lumped_nodes, rk4_critical_step
+from .base import lumped_nodes, rk4_critical_step
+from .nodes import (
+    ADDED_N,
+    BEND_DAMP,
+    CD_N,
+    CD_T,
+    DIAMETER,
+    DRAG_LAW,
+    EA,
+    EI,
+    GX,
+    GY,
+    GZ,
+    HELD0,
+    HELD1,
+    L0,
+    LDOT,
+    MASS,
+    MX,
+    MY,
+    MZ,
+    N_ENDS,
+    N_FLAGS,
+    N_SCAL,
+    RAMP,
+    RHO,
+    UX,
+    UY,
+    UZ,
+    VOLUME,
+    NodeRows,
+    absurd_element,
+    add_pair,
+    base_flags,
+    base_scal,
+    end_motions,
+    end_ramp,
+    force_rows,
+    free_end_row,
+    held_rows,
+    instant_results,
+    load_state,
+    mass_rows,
+    node_rates,
+    positions_from,
+    rest_rates,
+    voigt_tension,
+    with_spare_rows,
+)
 from .supports import COMMON_TETHER_KEYS, Option, Supports
+from .twist import MEMORY, seed_b13_twist
 
 if TYPE_CHECKING:
     from ..case import Case
 
-# the held-end, point-mass and winch kernels are lumped_mass's own (same state layout and the
-# same flag / column indices and data field names, checked below)
-from .lumped_mass import (
-    _load_state,
-    _node_mass,
-    _positions_from,
-    _rest_rates,
-    _solve3,
-    enforce,
-    held_acc,
-)
-from .twist import MEMORY, seed_b13_twist
-
-#: strain above which a run is declared blown up (1000 % stretch)
-ABSURD_STRAIN = 10.0
 #: 5-point Gauss–Legendre rule on [0, 1] for the curved element length (seed 004 eq. 4.20
 #: uses Romberg to ~1e-6): relative error ≤ 3e-9 for |r''| L_u ≤ 0.5 and ≤ 2e-7 at 1 (random
 #: nodal curvature vectors, measured against 80 points; tests/test_higher_order.py)
@@ -104,24 +127,13 @@ N_SUB = 8
 #: |Z × q| below which a tangent counts as vertical for the roll datum (ψ = 0 limit)
 VERTICAL = 1e-9
 
-# indices into the packed parameter arrays (module constants: frozen into the kernels)
-(EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ, EI, BEND_DAMP, GJ, LTOT,
- TORQUE, TORQUE_RAMP) = range(18)  # scal
-(COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1, CLAMP0, CLAMP1, TWIST,
- ROLL0, ROLL1) = range(10)  # flags
-# elem columns (added mass per unit length [kg/m]); LDOT: rate of the unstretched length
-# [m/s] (a winch element's, winch.py)
-L0, ADDED_N, ADDED_T, LDOT = range(4)
-MASS, VOLUME = range(2)  # node columns
-# ends columns (row 0 start, row 1 end); PAYLOAD: a free end body's inertial mass (mass +
-# added mass), WEIGHT: its weight mass (mass - rho V: the net weight over g)
-(PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, MX, MY, MZ, HAS_MOMENT, ROLL, CX, CY, CZ,
- DX, DY, DZ, WEIGHT) = range(18)
-# the kernels shared with lumped_mass read these indices: they must coincide
-assert (HELD0, HELD1, MASS, PAYLOAD) == (_lm.HELD0, _lm.HELD1, _lm.MASS, _lm.PAYLOAD)
-# ... and the winch kernels (winch.py) write these columns
-assert (L0, ADDED_N, ADDED_T, LDOT, MASS, VOLUME) == (
-    _winch.L0, _winch.ADDED_N, _winch.ADDED_T, _winch.LDOT, _winch.MASS, _winch.VOLUME)
+# indices into the packed parameter arrays (module constants: frozen into the kernels): the
+# node-row columns of nodes.py (elem and node: those alone) and these
+GJ, LTOT, TORQUE, TORQUE_RAMP = range(N_SCAL, N_SCAL + 4)  # scal
+CLAMP0, CLAMP1, TWIST, ROLL0, ROLL1 = range(N_FLAGS, N_FLAGS + 5)  # flags
+# ends (row 0 start, row 1 end): a free end's applied moment, the roll angle, a clamp's unit
+# tangent C and roll datum D
+HAS_MOMENT, ROLL, CX, CY, CZ, DX, DY, DZ = range(N_ENDS, N_ENDS + 8)
 #: twist modes: no torque anywhere (τ ≡ 0), a given end torque, both ends hold their roll
 #: (Θ by parallel transport, or by App. B's estimator: ``model.twist: seed_b13``, twist.py)
 TWIST_NONE, TWIST_TORQUE, TWIST_BOTH, TWIST_B13 = range(4)
@@ -386,7 +398,7 @@ def _tether_forces(t, n, flags, scal, elem, node, ends, fac, rollt0, rollv0, rol
     gjtau = 0.0
     tau = 0.0
     if mode == TWIST_TORQUE:  # GJτ = the torque about the outward tangent, either end
-        gjtau = scal[TORQUE] * _ramp(t, scal[TORQUE_RAMP])
+        gjtau = scal[TORQUE] * end_ramp(t, scal[TORQUE_RAMP])
         tau = gjtau / scal[GJ]
     elif mode == TWIST_BOTH:
         theta = _total_twist(t, n, flags, ends, elem, pos, r2, ntan, rollt0, rollv0, rollt1,
@@ -426,13 +438,7 @@ def _tether_forces(t, n, flags, scal, elem, node, ends, fac, rollt0, rollv0, rol
         for k in range(3):
             sr += (vel[b, k] - vel[a, k]) * (ntan[a, k] + ntan[b, k])
         sr = sr * (0.5 / h) - L * elem[e, LDOT] / (h * h)
-        elastic = scal[EA] * strain
-        viscous = scal[DAMPING] * sr
-        if flags[COMPRESSION] == 0 and strain <= 0.0:  # bilinear law, seed 004 eq. (2.17)
-            elastic = 0.0
-            if flags[SLACK_DAMPING] == 0:
-                viscous = 0.0
-        T = elastic + viscous
+        T = voigt_tension(flags, scal, strain, sr)
         tension[e] = T
         # λ = T + P − EIκ² (seed 004 eq. 4.19): the −EIκ² term is there to cancel the
         # tangential part of the shear −EI r''' (= +EIκ² t̂ in the continuum), so that the
@@ -471,12 +477,7 @@ def _tether_forces(t, n, flags, scal, elem, node, ends, fac, rollt0, rollv0, rol
             fx = c * (my * dz - mz * dy + h12 * (r2[a, 1] * r2[b, 2] - r2[a, 2] * r2[b, 1]))
             fy = c * (mz * dx - mx * dz + h12 * (r2[a, 2] * r2[b, 0] - r2[a, 0] * r2[b, 2]))
             fz = c * (mx * dy - my * dx + h12 * (r2[a, 0] * r2[b, 1] - r2[a, 1] * r2[b, 0]))
-            torsion[a, 0] += fx
-            torsion[a, 1] += fy
-            torsion[a, 2] += fz
-            torsion[b, 0] -= fx
-            torsion[b, 1] -= fy
-            torsion[b, 2] -= fz
+            add_pair(torsion, a, b, fx, fy, fz)
         if rho > 0.0:
             # consistent ⅓/⅙ weights of the nodal drag over the element — eq. (4.29)
             for k in range(3):
@@ -497,56 +498,14 @@ def _tether_forces(t, n, flags, scal, elem, node, ends, fac, rollt0, rollv0, rol
         qx = pos[i, 0] - pos[j, 0]
         qy = pos[i, 1] - pos[j, 1]
         qz = pos[i, 2] - pos[j, 2]
-        r = _ramp(t, ends[w, RAMP]) / (qx * qx + qy * qy + qz * qz)
+        r = end_ramp(t, ends[w, RAMP]) / (qx * qx + qy * qy + qz * qz)
         mx = ends[w, MX]
         my = ends[w, MY]
         mz = ends[w, MZ]
         fx = r * (my * qz - mz * qy)
         fy = r * (mz * qx - mx * qz)
         fz = r * (mx * qy - my * qx)
-        force[i, 0] += fx
-        force[i, 1] += fy
-        force[i, 2] += fz
-        force[j, 0] -= fx
-        force[j, 1] -= fy
-        force[j, 2] -= fz
-
-
-@inline_kernel
-def _payload_load(t, ends, w, scal, vx, vy, vz, out):
-    """Applied force (ramped), payload weight and payload drag at free end w [N]."""
-    free_end_load(t, ends[w, RAMP], ends[w, FX], ends[w, FY], ends[w, FZ], ends[w, WEIGHT],
-                  ends[w, DRAG_AREA], scal[RHO], scal[GX], scal[GY], scal[GZ], scal[UX],
-                  scal[UY], scal[UZ], vx, vy, vz, out)
-
-
-@inline_kernel
-def _mass_matrix(i, n, mass, elem, ntan, M):
-    """Nodal 3x3 mass [kg]: mass·I plus (L_u/2) of each adjacent element's added mass, the
-    average of its two nodes' A(t̂) = a_n (I − t̂t̂ᵀ) + a_t t̂t̂ᵀ — seed 004 eqs. (4.11), (4.23)."""
-    diag = mass
-    m00 = m01 = m02 = m11 = m12 = m22 = 0.0
-    for e in range(max(i - 1, 0), min(i + 1, n - 1)):
-        q = 0.25 * elem[e, L0]  # (L_u/2) · ½ per node of the element
-        an = q * elem[e, ADDED_N]
-        c = q * elem[e, ADDED_T] - an
-        for j in (e, e + 1):
-            qx = ntan[j, 0]
-            qy = ntan[j, 1]
-            qz = ntan[j, 2]
-            diag += an
-            m00 += c * qx * qx
-            m01 += c * qx * qy
-            m02 += c * qx * qz
-            m11 += c * qy * qy
-            m12 += c * qy * qz
-            m22 += c * qz * qz
-    M[0, 0] = diag + m00
-    M[1, 1] = diag + m11
-    M[2, 2] = diag + m22
-    M[0, 1] = M[1, 0] = m01
-    M[0, 2] = M[2, 0] = m02
-    M[1, 2] = M[2, 1] = m12
+        add_pair(force, i, j, fx, fy, fz)
 
 
 @inline_kernel
@@ -582,35 +541,12 @@ def rhs(t, y, dydt, d):
     """dy/dt: node velocities and accelerations, seed 004 eq. (4.35) with lumped mass."""
     n = _prepare(t, y, d)
     ns = d.n_nodes
-    flags, scal, elem, ends = d.flags, d.scal, d.elem, d.ends
-    vel, force, motion, tmp = d.vel, d.force, d.motion, d.tmp
-    _load_state(t, y, n, ns, flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, motion,
-                d.pos, vel)
+    load_state(t, y, n, ns, d.flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, d.motion,
+               d.pos, d.vel)
     _forces_of(t, d, n)
-    _rest_rates(t, y, n, ns, d.winch, d.tension, d.wstate, dydt)
-    M = motion[2]
-    for i in range(n):
-        base = 3 * ns + 3 * i
-        for a in range(3):
-            dydt[3 * i + a] = vel[i, a]
-        if (i == 0 and flags[HELD0]) or (i == n - 1 and flags[HELD1]):
-            w = 0 if i == 0 else 1
-            for a in range(3):
-                dydt[base + a] = motion[w, 2, a]
-            continue
-        fx = force[i, 0]
-        fy = force[i, 1]
-        fz = force[i, 2]
-        for w in range(2):
-            if i == (0 if w == 0 else n - 1):
-                _payload_load(t, ends, w, scal, vel[i, 0], vel[i, 1], vel[i, 2], tmp[0:3])
-                fx += tmp[0]
-                fy += tmp[1]
-                fz += tmp[2]
-        _mass_matrix(i, n, _node_mass(i, n, d.node, ends), elem, d.ntan, M)
-        _solve3(M, fx, fy, fz, tmp[3:6])
-        for a in range(3):
-            dydt[base + a] = tmp[3 + a]
+    rest_rates(t, y, n, ns, d.winch, d.tension, d.wstate, dydt)
+    node_rates(t, n, ns, d.flags, d.scal, d.node, d.ends, d.elem, d.ntan, True, True, d.vel,
+               d.force, d.motion, d.tmp, dydt)
 
 
 @kernel
@@ -618,8 +554,8 @@ def _curved_lengths(t, y, d):
     """Evaluate the tether loads of state y (so d.length holds the elements' curved lengths,
     eq. 4.20); returns the live node count."""
     n = _prepare(t, y, d)
-    _load_state(t, y, n, d.n_nodes, d.flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1,
-                d.motion, d.pos, d.vel)
+    load_state(t, y, n, d.n_nodes, d.flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1,
+               d.motion, d.pos, d.vel)
     _forces_of(t, d, n)
     return n
 
@@ -705,20 +641,7 @@ def remesh(t, y, d):
 @kernel
 def check(t, y, d):
     """Index of an element with non-finite or absurd chord strain, or -1 when sound."""
-    ns = d.n_nodes
-    n = _prepare(t, y, d)
-    for e in range(n - 1):
-        s = 0.0
-        L2 = 0.0
-        for a in range(3):
-            dx = y[3 * (e + 1) + a] - y[3 * e + a]
-            L2 += dx * dx
-            s += y[3 * ns + 3 * e + a] + y[3 * ns + 3 * (e + 1) + a]
-        if not (math.isfinite(L2) and math.isfinite(s)):
-            return e
-        if math.sqrt(L2) / d.elem[e, L0] - 1.0 > ABSURD_STRAIN:
-            return e
-    return -1
+    return absurd_element(y, _prepare(t, y, d), d.n_nodes, d.elem)
 
 
 # -- second-order surface (generalized_alpha; models/base.py) ---------------------------
@@ -736,22 +659,9 @@ def force(t, y, F, d):
     tether loads plus, at free ends, the applied force and payload weight/drag). Held
     coordinates are read from y; a winch's dead rows and pseudo-node get 0."""
     n = _prepare(t, y, d)
-    ns = d.n_nodes
-    scal, ends, vel, force_, tmp = d.scal, d.ends, d.vel, d.force, d.tmp
-    _positions_from(y, n, ns, d.pos, vel)
+    positions_from(y, n, d.n_nodes, d.pos, d.vel)
     _forces_of(t, d, n)
-    if d.winch[W_ON] != 0.0:
-        for i in range(3 * n, F.size):  # dead rows and the (held) pseudo-node
-            F[i] = 0.0
-    for w in range(2):
-        if not d.flags[HELD0 + w]:
-            i = 0 if w == 0 else n - 1
-            _payload_load(t, ends, w, scal, vel[i, 0], vel[i, 1], vel[i, 2], tmp[0:3])
-            for a in range(3):
-                force_[i, a] += tmp[a]
-    for i in range(n):
-        for a in range(3):
-            F[3 * i + a] = force_[i, a]
+    force_rows(t, n, d.flags, d.scal, d.ends, d.vel, d.force, d.winch[W_ON] != 0.0, d.tmp, F)
 
 
 @kernel
@@ -760,26 +670,11 @@ def mass(t, y, Mb, d):
     mass (payload included) plus the element-average added mass (eqs. 4.23, 4.32). Dead
     rows and a winch's pseudo-node get 1."""
     n = _prepare(t, y, d)
-    M = d.motion[2]
-    for k in range(Mb.shape[0]):
-        for j in range(Mb.shape[1]):
-            Mb[k, j] = 0.0
-    for j in range(3 * n, Mb.shape[1]):
-        Mb[0, j] = 1.0
     fluid = d.scal[RHO] > 0.0
     if fluid:
-        _positions_from(y, n, d.n_nodes, d.pos, d.vel)
+        positions_from(y, n, d.n_nodes, d.pos, d.vel)
         _spline_state(n, d.flags, d.ends, d.elem, d.fac, d.pos, d.r2, d.ntan, d.tg)
-    for i in range(n):
-        m = _node_mass(i, n, d.node, d.ends)
-        if fluid:
-            _mass_matrix(i, n, m, d.elem, d.ntan, M)
-            for a in range(3):
-                for b in range(a + 1):
-                    Mb[a - b, 3 * i + b] = M[a, b]
-        else:
-            for a in range(3):
-                Mb[0, 3 * i + a] = m
+    mass_rows(n, d.node, d.ends, d.elem, d.ntan, True, fluid, d.motion[2], Mb)
 
 
 @kernel
@@ -790,23 +685,15 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
 
     Node and element columns beyond the live ones are left untouched (the caller pads
     them). With a winch, ``winch_out[j]`` gets [live nodes, deployed length ℓ [m], payout
-    speed ṡ [m/s], momentum of the deployed tether and its far-end body (3) [kg m/s]]; the
-    winch node's lumped mass moves with the material velocity u (winch.py) in the kinetic
-    energy, the momentum and the winch end's inertia (as lumped_mass).
+    speed ṡ [m/s], momentum of the deployed tether and its far-end body (3) [kg m/s]]
+    (nodes.instant_results).
     """
     ns = d.n_nodes
-    scal, node, ends, elem, winch = d.scal, d.node, d.ends, d.elem, d.winch
-    u = d.tmp[0:3]
-    has_winch = winch[W_ON] != 0.0
+    scal = d.scal
     for j in range(times.size):
-        n = active_nodes(Y[j], ns, winch)
+        n = active_nodes(Y[j], ns, d.winch)
         rhs(times[j], Y[j], dydt, d)
-        iw = -1
-        if has_winch:
-            iw = winch_material(n, ns, winch, elem, d.pos, d.vel, dydt, d.wstate[1], u,
-                                d.tmp[3:6])
         for e in range(n - 1):
-            tension[j, e] = d.tension[e]
             twist[j, e] = d.tw[TW_TAU]
         for i in range(n):
             c = 0.0
@@ -814,45 +701,14 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
                 c += d.r2[i, a] * d.r2[i, a]
                 torsion[j, i, a] = d.torsion[i, a]
             curvature[j, i] = math.sqrt(c)
-        # force the tether exerts on each end's holder: its own nodal load minus the
-        # inertia of the tether mass lumped there (spec: results-format.md)
-        for w in range(2):
-            i = 0 if w == 0 else n - 1
-            _mass_matrix(i, n, node[i, MASS], elem, d.ntan, M)
-            out = start_force if w == 0 else end_force
-            for a in range(3):
-                ma = 0.0
-                for b in range(3):
-                    acc = d.tmp[3 + b] if i == iw else dydt[3 * ns + 3 * i + b]
-                    ma += M[a, b] * acc
-                out[j, a] = d.force[i, a] - ma
-        ke = 0.0
-        pe = 0.0
-        for i in range(n):
-            m = _node_mass(i, n, node, ends)
-            _mass_matrix(i, n, m, elem, d.ntan, M)
-            w_i = node[i, MASS] - scal[RHO] * node[i, VOLUME]  # net weight / g
-            if i == 0:
-                w_i += ends[0, WEIGHT]
-            if i == n - 1:
-                w_i += ends[1, WEIGHT]
-            for a in range(3):
-                va = u[a] if i == iw else d.vel[i, a]
-                for b in range(3):
-                    vb = u[b] if i == iw else d.vel[i, b]
-                    ke += 0.5 * va * M[a, b] * vb
-                pe -= w_i * scal[GX + a] * d.pos[i, a]
-        for e in range(n - 1):
-            h = elem[e, L0]
-            strain = d.length[e] / h - 1.0
-            if d.flags[COMPRESSION] or strain > 0.0:
-                pe += 0.5 * scal[EA] * strain * strain * h
-        pe += 0.5 * scal[EI] * curvature_integral(d.r2, elem[:n - 1, L0])  # bending energy
+        ke, pe = instant_results(j, n, ns, d.flags, scal, d.node, d.ends, d.elem, d.winch,
+                                 d.wstate, d.ntan, True, d.pos, d.vel, d.force, d.tension,
+                                 d.length, dydt, d.tmp, M, tension, start_force, end_force,
+                                 winch_out)
+        pe += 0.5 * scal[EI] * curvature_integral(d.r2, d.elem[:n - 1, L0])  # bending energy
         pe += 0.5 * scal[GJ] * d.tw[TW_TAU] * d.tw[TW_TAU] * scal[LTOT]
         kinetic[j] = ke
         potential[j] = pe
-        if has_winch:
-            winch_record(n, winch, node, d.vel, u, d.wstate, winch_out[j])
 
 
 def _roll_datum(q: np.ndarray) -> np.ndarray:
@@ -862,7 +718,7 @@ def _roll_datum(q: np.ndarray) -> np.ndarray:
     return np.array([0.0, 1.0, 0.0]) if m < VERTICAL else e / m
 
 
-class HigherOrder(Formulation):
+class HigherOrder(NodeRows):
     """Cubic-spline higher-order lumped-mass cable (``model.type: higher_order``)."""
 
     # the cubic-spline element of seed 004 ch. 4: axial, bending and torsion
@@ -887,14 +743,14 @@ class HigherOrder(Formulation):
     name = "higher_order"
     fastest_mode = "axial or bending (stiffest element)"
     rhs = staticmethod(rhs)
-    enforce = staticmethod(enforce)
     remesh = staticmethod(remesh)
     check = staticmethod(check)
     # second-order surface (generalized_alpha)
     band = 3 * BAND_NODES + 2
     force = staticmethod(force)
     mass = staticmethod(mass)
-    held_acc = staticmethod(held_acc)
+    diagnostics = staticmethod(diagnostics)
+    extra_results = ("node", "element", "node_axis")  # curvature, twist, torsion force
 
     def __init__(self, case: Case) -> None:
         super().__init__(case)
@@ -903,32 +759,22 @@ class HigherOrder(Formulation):
         n = N + 1
         rho = case.environment.fluid_density
         # added mass per metre: the winch must not rescale it with the element length
-        winch, wbreaks, wcoeffs, ns = winch_setup(self, case, added_per_element=False,
-                                                  on_spline=True)
-        held = np.zeros(3 * ns, dtype=np.int64)
-        held[:3] = case.start.type != "free"
-        held[3 * (n - 1):3 * n] = case.end.type != "free"
+        lay = self._winch_layout(case, added_per_element=False, on_spline=True)
+        winch, wbreaks, wcoeffs, ns = lay.params, lay.breaks, lay.coeffs, lay.slots
+        held = held_rows(case, n, ns)
         self.held = held  # the data's own array: a winch split or merge updates it
         L0, self.arc_length, node_mass, node_volume = lumped_nodes(case)
         ends = (case.start, case.end)
-        m0, m1 = (case.end_motion(w) or fixed_point((0.0, 0.0, 0.0)) for w in ("start", "end"))
-        env = case.environment
-        scal = np.zeros(18)
-        scal[[EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, EI, BEND_DAMP, GJ, LTOT]] = (
-            t.EA, t.axial_damping, rho, t.diameter, t.cd_normal, t.cd_tangential, t.EI,
-            t.bending_damping, t.GJ, t.length)
-        scal[GX:GZ + 1] = env.gravity
-        scal[UX:UZ + 1] = env.current
+        m0, m1 = end_motions(case)
+        scal = base_scal(case, N_SCAL + 4)
+        scal[[EI, BEND_DAMP, GJ, LTOT]] = (t.EI, t.bending_damping, t.GJ, t.length)
         clamps = [e.clamp is not None for e in ends]
-        end_table = np.zeros((2, 18))
+        end_table = np.zeros((2, N_ENDS + 8))
         roll_mode = [ROLL_NONE, ROLL_NONE]
         rolls = []
         for w, (which, e) in enumerate(zip(("start", "end"), ends, strict=True)):
             if e.type == "free":
-                end_table[w, [PAYLOAD, RAMP, DRAG_AREA]] = (
-                    e.body_masses(rho)[0], e.force_ramp_time or 0.0, e.drag_area)
-                end_table[w, WEIGHT] = e.body_masses(rho)[1]
-                end_table[w, FX:FZ + 1] = e.force
+                free_end_row(e, rho, end_table[w])
                 if e.moment is not None:
                     end_table[w, MX:MZ + 1] = e.moment
                     end_table[w, HAS_MOMENT] = 1.0
@@ -959,12 +805,9 @@ class HigherOrder(Formulation):
         if twist == TWIST_BOTH and case.model.option("twist") == "seed_b13":
             twist = TWIST_B13
         self.twist_mode = twist
-        flags = np.zeros(10, dtype=np.int64)
-        flags[[COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1, CLAMP0, CLAMP1, TWIST,
-               ROLL0, ROLL1]] = (
-            t.compression, bool(case.model.option("slack_damping")),
-            DRAG_LAW_CODES[case.drag_law], case.start.type != "free", case.end.type != "free",
-            clamps[0], clamps[1], twist, roll_mode[0], roll_mode[1])
+        flags = base_flags(case, N_FLAGS + 5)
+        flags[[CLAMP0, CLAMP1, TWIST, ROLL0, ROLL1]] = (clamps[0], clamps[1], twist,
+                                                        roll_mode[0], roll_mode[1])
         fac = np.zeros((ns, 3))
         fac[:n] = spline_factor(L0, CLAMPED if clamps[0] else FREE,
                                 CLAMPED if clamps[1] else FREE)
@@ -974,11 +817,7 @@ class HigherOrder(Formulation):
                                 np.full(N, rho * t.ca_tangential * t.displaced), np.zeros(N)])
         node = np.column_stack([node_mass, node_volume])
         if self.winch:  # room for the longest deployment; rows beyond the live ones unused
-            spare = np.ones((ns - 1 - N, 4))
-            spare[:, ADDED_N:ADDED_T + 1] = elem[0, ADDED_N:ADDED_T + 1]
-            spare[:, LDOT] = 0.0
-            elem = np.vstack([elem, spare])
-            node = np.vstack([node, np.zeros((ns - n, 2))])
+            elem, node = with_spare_rows(elem, node, ns)
         self.data = HigherOrderData(
             n_nodes=ns,
             flags=flags,
@@ -998,57 +837,24 @@ class HigherOrder(Formulation):
             wmotion=np.zeros((3, 3)), wstate=np.zeros(4),
         )
         if self.winch:
-            relayout(n, t.length, winch, self.data.elem, self.data.node, held,
-                     int(case.start.type != "free"), int(case.end.type != "free"))
-            self.data.wstate[3] = n  # the layout the tables hold (see _prepare)
+            self._start_winch(n)
 
     # -- the formulation surface -------------------------------------------------------
-    def initial_state(self) -> np.ndarray:
-        pos, vel = initial_nodes(self.case, self.arc_length)
-        if not self.winch:
-            return np.concatenate([pos.ravel(), vel.ravel()])
-        return initial_winch_state(self.case, self.data.n_nodes, self.data.winch, pos, vel)
-
-    def node_states(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Node positions and velocities (k, nodes, 3) of states Y (k, state size); with a
-        winch the node rows beyond the live ones are NaN."""
-        n = self.n_nodes
-        k = Y.shape[0]
-        if not self.winch:
-            return Y[:, : 3 * n].reshape(k, n, 3), Y[:, 3 * n:].reshape(k, n, 3)
-        ns = self.data.n_nodes
-        pos = Y[:, : 3 * ns].reshape(k, ns, 3)[:, :n].copy()
-        vel = Y[:, 3 * ns:].reshape(k, ns, 3)[:, :n].copy()
-        dead = np.arange(n)[None, :] >= live_nodes(Y, ns)[:, None]
-        pos[dead] = np.nan
-        vel[dead] = np.nan
-        return pos, vel
-
     def reset_twist(self) -> None:
         """Forget the tracked total twist: the next evaluation takes the branch nearest the
         roll difference of the ends again (used before replaying output instants)."""
         self.data.tw[:] = 0.0
 
     def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
-        k = times.size
-        N, n = self.n_elements, self.n_nodes
-        fill = np.nan if self.winch else 0.0  # padding of the dead node / element columns
-        tension = np.full((k, N), fill)
-        f0 = np.empty((k, 3))
-        f1 = np.empty((k, 3))
-        ke = np.empty(k)
-        pe = np.empty(k)
-        curv = np.full((k, n), fill)
-        twist = np.full((k, N), fill)
-        tors = np.full((k, n, 3), fill)
-        wout = np.zeros((k, 6))
+        # padding of the dead node / element columns: NaN with a winch
+        res = self._result_arrays(times.size, np.nan if self.winch else 0.0)
         saved = self.data.tw.copy()
         if times.size and times[0] <= 0.0:
             self.reset_twist()  # a replay from t = 0: the twist branch as the run took it
         diagnostics(np.ascontiguousarray(times, dtype=float), np.ascontiguousarray(Y),
-                    self.data, np.empty(Y.shape[1]), np.empty((3, 3)), tension, f0, f1, ke,
-                    pe, curv, twist, tors, wout)
+                    self.data, np.empty(Y.shape[1]), np.empty((3, 3)), *res)
         self.data.tw[:] = saved
+        tension, f0, f1, ke, pe, curv, twist, tors, wout = res
         pos, vel = self.node_states(Y)
         out = dict(
             position=pos, velocity=vel, tension=tension, start_force=f0, end_force=f1,
@@ -1063,54 +869,8 @@ class HigherOrder(Formulation):
                             "GJ tau r' x r'' (seed 004 eq. 4.28)"}),
         )
         if self.winch:
-            out.update(winch_outputs(self.data.winch, wout, n))
+            out.update(winch_outputs(self.data.winch, wout, self.n_nodes))
         return out
-
-    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
-        """Forces [N] on the start (out[0]) and end (out[1]) holders; no allocation after
-        the first call (buffers kept on the model)."""
-        if not hasattr(self, "_probe"):
-            n, N = self.n_nodes, self.n_elements
-            ny = 6 * self.data.n_nodes
-            self._probe = (np.zeros(1), np.zeros((1, ny)), np.empty(ny),
-                           np.empty((3, 3)), np.empty((1, N)), np.empty((1, 3)),
-                           np.empty((1, 3)), np.empty(1), np.empty(1), np.empty((1, n)),
-                           np.empty((1, N)), np.empty((1, n, 3)), np.empty((1, 6)))
-        p = self._probe
-        p[0][0] = t
-        p[1][0] = y
-        diagnostics(*p[:2], self.data, *p[2:])
-        out[0] = p[5][0]
-        out[1] = p[6][0]
-
-    def element_properties(self) -> dict[str, np.ndarray]:
-        """Per element: unstretched length [m], mass [kg], axial stiffness EA/L [N/m] and
-        damping C_ID/L [N s/m]; per node: point mass [kg] (payloads included)."""
-        d = self.data
-        Lu = self.element_lengths()
-        if self.winch:
-            m = self.case.tether.linear_mass * Lu
-            mass = np.zeros(Lu.size + 1)
-            mass[:-1] += 0.5 * m
-            mass[1:] += 0.5 * m
-        else:
-            mass = d.node[:, MASS].copy()
-        mass[0] += d.ends[0, PAYLOAD]
-        mass[-1] += d.ends[1, PAYLOAD]
-        return dict(length=Lu, mass=self.case.tether.linear_mass * Lu, node_mass=mass,
-                    stiffness=d.scal[EA] / Lu, damping=d.scal[DAMPING] / Lu)
-
-    def element_lengths(self) -> np.ndarray:
-        """Unstretched element lengths [m]; with a winch those of the starting layout with
-        the winch element at its shortest (the band's merge length: the stiffest state,
-        which sets the time step), as lumped_mass."""
-        if not self.winch:
-            return self.data.elem[:, L0]
-        w = self.data.winch
-        N = self.case.model.elements
-        Lu = np.full(N, w[W_LNOM])
-        Lu[0 if w[W_SIDE] == 0.0 else N - 1] = min(w[W_LO], w[W_LNOM])
-        return Lu
 
     def bending_frequency(self) -> float:
         """Highest bending frequency [rad/s] of the straight tether: the generalized
@@ -1171,20 +931,8 @@ class HigherOrder(Formulation):
         damping ζ = C_b ω / (2 EI)). Tension-stiffening of bending and the torsion terms are
         not included: keep a margin (docs/higher_order.md).
         """
-        p = self.element_properties()
-        k, c, m = p["stiffness"], p["damping"], p["node_mass"]
-        n = m.size
-        best = (math.inf, 0, 0.0)
-        for i in range(n):
-            if (i == 0 and self.data.flags[HELD0]) or (i == n - 1 and self.data.flags[HELD1]):
-                continue
-            adj = [e for e in (i - 1, i) if 0 <= e < n - 1]
-            ks = 2.0 * sum(k[e] for e in adj)
-            cs = 2.0 * sum(c[e] for e in adj)
-            omega = math.sqrt(ks / m[i])
-            dt = rk4_critical_step(omega, cs / (2.0 * m[i] * omega))
-            if dt < best[0]:
-                best = (dt, max(adj, key=lambda e: k[e]), omega)
+        best = self._axial_critical_step()
+        n = self.element_lengths().size + 1
         self.fastest_mode = "axial (stiffest element)"
         wb = self.bending_frequency()
         if wb > 0.0:

@@ -30,9 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._jit import inline_kernel, kernel
-from ..boundary import end_motion_at, eval_motion, fixed_point, free_end_load
-from ..hydro import DRAG_LAW_CODES, element_drag
-from ..initial import initial_nodes
+from ..hydro import element_drag
 from ..spline import (
     CLAMPED,
     FREE,
@@ -43,51 +41,76 @@ from ..spline import (
 )
 from ..winch import (
     STEPPED,
-    W_LNOM,
-    W_LO,
     W_MODE,
     W_ON,
-    W_SIDE,
     W_SPLINE,
     active_nodes,
     control_segment,
-    enforce_payout,
-    initial_winch_state,
-    live_nodes,
-    payout_state,
-    relayout,
     remesh_nodes,
-    winch_material,
     winch_nodes,
     winch_outputs,
-    winch_rates,
-    winch_record,
-    winch_setup,
     winch_thrust,
     winch_update,
 )
-from .base import Formulation, lumped_nodes, rk4_critical_step
+from .base import lumped_nodes, rk4_critical_step
+from .nodes import (
+    BEND_DAMP,
+    CD_N,
+    CD_T,
+    DIAMETER,
+    DRAG_LAW,
+    EI,
+    GX,
+    GY,
+    GZ,
+    HELD0,
+    HELD1,
+    L0,
+    LDOT,
+    MASS,
+    MX,
+    MY,
+    MZ,
+    N_ENDS,
+    N_FLAGS,
+    N_SCAL,
+    RAMP,
+    RHO,
+    UX,
+    UY,
+    UZ,
+    VOLUME,
+    NodeRows,
+    absurd_element,
+    add_pair,
+    base_flags,
+    base_scal,
+    end_motions,
+    end_ramp,
+    force_rows,
+    free_end_row,
+    held_rows,
+    instant_results,
+    load_state,
+    mass_rows,
+    node_rates,
+    positions_from,
+    rest_rates,
+    voigt_tension,
+    with_spare_rows,
+)
 from .supports import COMMON_TETHER_KEYS, Option, Supports
 
 if TYPE_CHECKING:
     from ..case import Case
 
-#: strain above which a run is declared blown up (1000 % stretch)
-ABSURD_STRAIN = 10.0
 #: with bending: the spline coupling folded into generalized-alpha's Jacobian band, relative
 #: to the inertia term, that the band choice accepts (LumpedMass.bending_band_nodes)
 BENDING_BAND_TOL = 0.005
 
-# indices into the packed parameter arrays (module constants: frozen into the kernels)
-EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ, EI, BEND_DAMP = range(14)  # scal
-COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1, BENDING, CLAMP0, CLAMP1 = range(8)  # flags
-# elem columns; LDOT: rate of the unstretched length [m/s] (a winch element's, winch.py)
-L0, ADDED_N, ADDED_T, LDOT = range(4)
-MASS, VOLUME = range(2)  # node columns
-# ends columns (row 0 start, row 1 end); MX..MZ: a free end's applied moment [N m];
-# PAYLOAD: a free end body's inertial mass (mass + added mass), WEIGHT: its weight mass
-# (mass - rho V: the net weight over g)
-PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, MX, MY, MZ, WEIGHT = range(10)
+# indices into the packed parameter arrays (module constants: frozen into the kernels): the
+# node-row columns of nodes.py (scal, elem, node and ends: those alone) and these flags
+BENDING, CLAMP0, CLAMP1 = range(N_FLAGS, N_FLAGS + 3)
 
 LumpedMassData = namedtuple(
     "LumpedMassData",
@@ -143,13 +166,7 @@ def _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, length,
         dvz = vel[e + 1, 2] - vel[e, 2]
         # seed 004 eq. (2.11); a growing element (a winch's) also stretches less by L'_u
         strain_rate = (dvx * qx + dvy * qy + dvz * qz - L * inv_Lu * elem[e, LDOT]) * inv_Lu
-        elastic = scal[EA] * strain
-        viscous = scal[DAMPING] * strain_rate
-        if flags[COMPRESSION] == 0 and strain <= 0.0:  # bilinear law, seed 004 eq. (2.17)
-            elastic = 0.0
-            if flags[SLACK_DAMPING] == 0:
-                viscous = 0.0
-        T = elastic + viscous
+        T = voigt_tension(flags, scal, strain, strain_rate)
         tension[e] = T
         if rho > 0.0:
             # drag at the element centre, half to each node — seed 004 eqs. (2.12), (2.16)
@@ -161,20 +178,7 @@ def _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, length,
             for a in range(3):
                 force[e, a] += 0.5 * tmp[a]
                 force[e + 1, a] += 0.5 * tmp[a]
-        force[e, 0] += T * qx
-        force[e, 1] += T * qy
-        force[e, 2] += T * qz
-        force[e + 1, 0] -= T * qx
-        force[e + 1, 1] -= T * qy
-        force[e + 1, 2] -= T * qz
-
-
-@inline_kernel
-def _payload_load(t, ends, w, scal, vx, vy, vz, out):
-    """Applied force (ramped), payload weight and payload drag at free end w [N]."""
-    free_end_load(t, ends[w, RAMP], ends[w, FX], ends[w, FY], ends[w, FZ], ends[w, WEIGHT],
-                  ends[w, DRAG_AREA], scal[RHO], scal[GX], scal[GY], scal[GZ], scal[UX],
-                  scal[UY], scal[UZ], vx, vy, vz, out)
+        add_pair(force, e, e + 1, T * qx, T * qy, T * qz)
 
 
 @inline_kernel
@@ -254,12 +258,7 @@ def _bending_forces(t, n, flags, scal, ends, lu, bfac, clamp, pos, vel, force, t
             fz -= c * (r2dot[e + 1, 2] - r2dot[e, 2])
         shear[e] = math.sqrt(fx * fx + fy * fy + fz * fz)
         # Galerkin weights: node e gets +F, node e+1 gets −F — seed 004 eqs. (3.17)–(3.20)
-        force[e, 0] += fx
-        force[e, 1] += fy
-        force[e, 2] += fz
-        force[e + 1, 0] -= fx
-        force[e + 1, 1] -= fy
-        force[e + 1, 2] -= fz
+        add_pair(force, e, e + 1, fx, fy, fz)
     for w in range(2):
         if flags[HELD0 + w]:
             continue
@@ -268,9 +267,7 @@ def _bending_forces(t, n, flags, scal, ends, lu, bfac, clamp, pos, vel, force, t
         mz = ends[w, MZ]
         if mx == 0.0 and my == 0.0 and mz == 0.0:
             continue
-        ramp = 1.0
-        if ends[w, RAMP] > 0.0 and t < ends[w, RAMP]:
-            ramp = t / ends[w, RAMP]
+        ramp = end_ramp(t, ends[w, RAMP])
         # follower couple with moment M on the end element: f = (M x q) / L at the end node,
         # −f at its neighbour (seed 004 §3.3); at the start the roles swap so that the
         # couple's moment is again M (perpendicular to q)
@@ -284,92 +281,7 @@ def _bending_forces(t, n, flags, scal, ends, lu, bfac, clamp, pos, vel, force, t
         fx = s * (my * qz - mz * qy)
         fy = s * (mz * qx - mx * qz)
         fz = s * (mx * qy - my * qx)
-        i = 0 if w == 0 else N
-        j = 1 if w == 0 else N - 1
-        force[i, 0] += fx
-        force[i, 1] += fy
-        force[i, 2] += fz
-        force[j, 0] -= fx
-        force[j, 1] -= fy
-        force[j, 2] -= fz
-
-
-@inline_kernel
-def _mass_matrix(i, n, mass, elem, tangent, M):
-    """Nodal 3x3 mass matrix: mass·I plus the added mass of the half elements (eq. 2.15).
-
-    Each element adds rho V (Ca_n (I - q q^T) + Ca_t q q^T) / 2, seed 004 eq. (2.14).
-    """
-    diag = mass
-    m00 = m01 = m02 = m11 = m12 = m22 = 0.0
-    for e in range(max(i - 1, 0), min(i + 1, n - 1)):
-        an = 0.5 * elem[e, ADDED_N]
-        c = 0.5 * elem[e, ADDED_T] - an
-        qx = tangent[e, 0]
-        qy = tangent[e, 1]
-        qz = tangent[e, 2]
-        diag += an
-        m00 += c * qx * qx
-        m01 += c * qx * qy
-        m02 += c * qx * qz
-        m11 += c * qy * qy
-        m12 += c * qy * qz
-        m22 += c * qz * qz
-    M[0, 0] = diag + m00
-    M[1, 1] = diag + m11
-    M[2, 2] = diag + m22
-    M[0, 1] = M[1, 0] = m01
-    M[0, 2] = M[2, 0] = m02
-    M[1, 2] = M[2, 1] = m12
-
-
-@inline_kernel
-def _solve3(M, fx, fy, fz, out):
-    """Solve M x = f for a symmetric positive definite 3x3 M (Cramer's rule)."""
-    a, b, c = M[0, 0], M[0, 1], M[0, 2]
-    d, e, f = M[1, 1], M[1, 2], M[2, 2]
-    c00 = d * f - e * e
-    c01 = e * c - b * f
-    c02 = b * e - d * c
-    det = a * c00 + b * c01 + c * c02
-    c11 = a * f - c * c
-    c12 = b * c - a * e
-    c22 = a * d - b * b
-    inv_det = 1.0 / det
-    out[0] = (c00 * fx + c01 * fy + c02 * fz) * inv_det
-    out[1] = (c01 * fx + c11 * fy + c12 * fz) * inv_det
-    out[2] = (c02 * fx + c12 * fy + c22 * fz) * inv_det
-
-
-@inline_kernel
-def _node_mass(i, n, node, ends):
-    """Point mass at node i [kg]: the tether's lumped mass plus a payload at a free end."""
-    m = node[i, MASS]
-    if i == 0:
-        m += ends[0, PAYLOAD]
-    if i == n - 1:
-        m += ends[1, PAYLOAD]
-    return m
-
-
-@kernel
-def _load_state(t, y, n, ns, flags, b0, c0, b1, c1, motion, pos, vel):
-    """Positions/velocities of the n live nodes from y (``ns`` node rows) into pos/vel; held
-    ends from their motion at t."""
-    for i in range(n):
-        for a in range(3):
-            pos[i, a] = y[3 * i + a]
-            vel[i, a] = y[3 * ns + 3 * i + a]
-    if flags[HELD0]:
-        eval_motion(b0, c0, t, motion[0])
-        for a in range(3):
-            pos[0, a] = motion[0, 0, a]
-            vel[0, a] = motion[0, 1, a]
-    if flags[HELD1]:
-        eval_motion(b1, c1, t, motion[1])
-        for a in range(3):
-            pos[n - 1, a] = motion[1, 0, a]
-            vel[n - 1, a] = motion[1, 1, a]
+        add_pair(force, 0 if w == 0 else N, 1 if w == 0 else N - 1, fx, fy, fz)
 
 
 @inline_kernel
@@ -393,8 +305,8 @@ def _loads(t, y, d, n):
     """Positions, velocities and the tether's own nodal loads (tension, drag, weight,
     bending, the winch's material thrust) of the n live nodes of y into d.pos/vel/force."""
     flags = d.flags
-    _load_state(t, y, n, d.n_nodes, flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1,
-                d.motion, d.pos, d.vel)
+    load_state(t, y, n, d.n_nodes, flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1,
+               d.motion, d.pos, d.vel)
     _tether_forces(n, flags, d.scal, d.elem, d.node, d.pos, d.vel, d.force, d.tangent,
                    d.length, d.tension, d.tmp)
     if flags[BENDING]:
@@ -407,75 +319,14 @@ def _loads(t, y, d, n):
 
 
 @kernel
-def _rest_rates(t, y, n, ns, winch, tension, wstate, dydt):
-    """Zero rates for the dead node rows; the winch pseudo-node's rates (winch.py)."""
-    if winch[W_ON] == 0.0:
-        return
-    for i in range(n, ns - 1):
-        for a in range(3):
-            dydt[3 * i + a] = 0.0
-            dydt[3 * ns + 3 * i + a] = 0.0
-    winch_rates(t, y, ns, winch, tension[winch_nodes(n, winch)[2]], wstate[0], wstate[1],
-                wstate[2], dydt)
-
-
-@kernel
 def rhs(t, y, dydt, d):
     """dy/dt for the lumped-mass cable: node velocities and accelerations, seed 004 (2.16)."""
     n = _prepare(t, y, d)
     ns = d.n_nodes
-    flags, scal, elem, node, ends = d.flags, d.scal, d.elem, d.node, d.ends
-    vel, force, tangent, motion, tmp = d.vel, d.force, d.tangent, d.motion, d.tmp
     _loads(t, y, d, n)
-    _rest_rates(t, y, n, ns, d.winch, d.tension, d.wstate, dydt)
-    M = motion[2]
-    fluid = scal[RHO] > 0.0
-    for i in range(n):
-        base = 3 * ns + 3 * i
-        for a in range(3):
-            dydt[3 * i + a] = vel[i, a]
-        if (i == 0 and flags[HELD0]) or (i == n - 1 and flags[HELD1]):
-            w = 0 if i == 0 else 1
-            for a in range(3):
-                dydt[base + a] = motion[w, 2, a]
-            continue
-        fx = force[i, 0]
-        fy = force[i, 1]
-        fz = force[i, 2]
-        for w in range(2):
-            if i == (0 if w == 0 else n - 1):
-                _payload_load(t, ends, w, scal, vel[i, 0], vel[i, 1], vel[i, 2], tmp[3:6])
-                fx += tmp[3]
-                fy += tmp[4]
-                fz += tmp[5]
-        m = _node_mass(i, n, node, ends)
-        if fluid:
-            _mass_matrix(i, n, m, elem, tangent, M)
-            _solve3(M, fx, fy, fz, tmp[6:9])
-            for a in range(3):
-                dydt[base + a] = tmp[6 + a]
-        else:
-            inv_m = 1.0 / m
-            dydt[base] = fx * inv_m
-            dydt[base + 1] = fy * inv_m
-            dydt[base + 2] = fz * inv_m
-
-
-@kernel
-def enforce(t, y, d):
-    """Overwrite held ends in the state with their prescribed position and velocity (and a
-    winch schedule's deployed length and payout speed)."""
-    ns = d.n_nodes
-    n = active_nodes(y, ns, d.winch)
-    for w in range(2):
-        if d.flags[HELD0 + w]:
-            node = 0 if w == 0 else n - 1
-            end_motion_at(w, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, t, d.motion[w])
-            for a in range(3):
-                y[3 * node + a] = d.motion[w, 0, a]
-                y[3 * ns + 3 * node + a] = d.motion[w, 1, a]
-    if d.winch[W_ON] != 0.0:
-        enforce_payout(t, y, ns, d.winch, d.wbreaks, d.wcoeffs, d.wmotion, d.wstate)
+    rest_rates(t, y, n, ns, d.winch, d.tension, d.wstate, dydt)
+    node_rates(t, n, ns, d.flags, d.scal, d.node, d.ends, d.elem, d.tangent, False,
+               d.scal[RHO] > 0.0, d.vel, d.force, d.motion, d.tmp, dydt)
 
 
 @kernel
@@ -498,35 +349,12 @@ def remesh(t, y, d):
 @kernel
 def check(t, y, d):
     """Index of an element with non-finite or absurd strain, or -1 when the state is sound."""
-    ns = d.n_nodes
-    n = _prepare(t, y, d)
-    for e in range(n - 1):
-        s = 0.0
-        L2 = 0.0
-        for a in range(3):
-            dx = y[3 * (e + 1) + a] - y[3 * e + a]
-            L2 += dx * dx
-            s += y[3 * ns + 3 * e + a] + y[3 * ns + 3 * (e + 1) + a]
-        if not (math.isfinite(L2) and math.isfinite(s)):
-            return e
-        if math.sqrt(L2) / d.elem[e, L0] - 1.0 > ABSURD_STRAIN:
-            return e
-    return -1
+    return absurd_element(y, _prepare(t, y, d), d.n_nodes, d.elem)
 
 
 # -- second-order surface (generalized_alpha; models/base.py) ---------------------------
 # q = [r_0, …, r_N] (3 per node), so a node couples to its neighbours' coordinates at most
 # 5 indices away: band = 5. Held ends' nodes are held coordinates.
-
-
-@kernel
-def _positions_from(y, n, ns, pos, vel):
-    """Positions/velocities of the n live nodes straight from y (``ns`` node rows; held
-    coordinates as given)."""
-    for i in range(n):
-        for a in range(3):
-            pos[i, a] = y[3 * i + a]
-            vel[i, a] = y[3 * ns + 3 * i + a]
 
 
 @kernel
@@ -537,26 +365,17 @@ def force(t, y, F, d):
     n = _prepare(t, y, d)
     ns = d.n_nodes
     scal, ends, vel, force_, tmp = d.scal, d.ends, d.vel, d.force, d.tmp
-    _positions_from(y, n, ns, d.pos, vel)
+    positions_from(y, n, ns, d.pos, vel)
     _tether_forces(n, d.flags, scal, d.elem, d.node, d.pos, vel, force_, d.tangent, d.length,
                    d.tension, tmp)
     if d.flags[BENDING]:
         _bending_forces(t, n, d.flags, scal, ends, d.lu[:n - 1], d.bfac, d.clamp, d.pos, vel,
                         force_, d.tangent, d.length, d.r2, d.r2dot, d.wb, d.shear, tmp)
-    if d.winch[W_ON] != 0.0:
+    has_winch = d.winch[W_ON] != 0.0
+    if has_winch:
         winch_thrust(n, d.winch, d.pos, vel, d.wstate[1], d.elem[winch_nodes(n, d.winch)[2],
                      L0], force_, tmp)
-        for i in range(3 * n, F.size):  # dead rows and the (held) pseudo-node
-            F[i] = 0.0
-    for w in range(2):
-        if not d.flags[HELD0 + w]:
-            i = 0 if w == 0 else n - 1
-            _payload_load(t, ends, w, scal, vel[i, 0], vel[i, 1], vel[i, 2], tmp[3:6])
-            for a in range(3):
-                force_[i, a] += tmp[3 + a]
-    for i in range(n):
-        for a in range(3):
-            F[3 * i + a] = force_[i, a]
+    force_rows(t, n, d.flags, scal, ends, vel, force_, has_winch, tmp, F)
 
 
 @kernel
@@ -566,12 +385,7 @@ def mass(t, y, Mb, d):
     eqs. (2.14)–(2.15); block diagonal (no coupling between nodes). Dead rows and a winch's
     pseudo-node get 1."""
     n = _prepare(t, y, d)
-    tangent, M = d.tangent, d.motion[2]
-    for k in range(Mb.shape[0]):
-        for j in range(Mb.shape[1]):
-            Mb[k, j] = 0.0
-    for j in range(3 * n, Mb.shape[1]):
-        Mb[0, j] = 1.0
+    tangent = d.tangent
     fluid = d.scal[RHO] > 0.0
     if fluid:
         for e in range(n - 1):
@@ -582,35 +396,7 @@ def mass(t, y, Mb, d):
             tangent[e, 0] = dx * inv_L
             tangent[e, 1] = dy * inv_L
             tangent[e, 2] = dz * inv_L
-    for i in range(n):
-        m = _node_mass(i, n, d.node, d.ends)
-        if fluid:
-            _mass_matrix(i, n, m, d.elem, tangent, M)
-            for a in range(3):
-                for b in range(a + 1):
-                    Mb[a - b, 3 * i + b] = M[a, b]
-        else:
-            for a in range(3):
-                Mb[0, 3 * i + a] = m
-
-
-@kernel
-def held_acc(t, y, acc, d):
-    """Prescribed accelerations [m/s^2] of the held ends' coordinates into acc (dead rows
-    and a winch's pseudo-node: 0, a schedule's payout acceleration)."""
-    ns = d.n_nodes
-    n = active_nodes(y, ns, d.winch)
-    for w in range(2):
-        if d.flags[HELD0 + w]:
-            i = 0 if w == 0 else n - 1
-            end_motion_at(w, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, t, d.motion[w])
-            for a in range(3):
-                acc[3 * i + a] = d.motion[w, 2, a]
-    if d.winch[W_ON] != 0.0:
-        for i in range(3 * n, 3 * ns):
-            acc[i] = 0.0
-        payout_state(t, y, ns, d.winch, d.wbreaks, d.wcoeffs, d.wmotion, d.wstate)
-        acc[3 * (ns - 1)] = d.wstate[2]
+    mass_rows(n, d.node, d.ends, d.elem, tangent, False, fluid, d.motion[2], Mb)
 
 
 @kernel
@@ -623,68 +409,28 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
     bending is on. Node and element columns beyond the live ones are left untouched (the
     caller pads them). With a winch, ``winch_out[j]`` gets [live nodes, deployed length ℓ
     [m], payout speed ṡ [m/s], momentum of the deployed tether and its far-end body
-    (3) [kg m/s]]; the winch node's lumped mass moves with the material velocity u
-    (winch.py) in the kinetic energy, the momentum and the winch end's inertia.
+    (3) [kg m/s]] (nodes.instant_results).
     """
     ns = d.n_nodes
-    scal, node, ends, elem, winch = d.scal, d.node, d.ends, d.elem, d.winch
-    u = d.tmp[0:3]
     for j in range(times.size):
-        n = active_nodes(Y[j], ns, winch)
-        has_winch = winch[W_ON] != 0.0
+        n = active_nodes(Y[j], ns, d.winch)
         rhs(times[j], Y[j], dydt, d)
-        iw = -1
-        if has_winch:
-            iw = winch_material(n, ns, winch, elem, d.pos, d.vel, dydt, d.wstate[1], u,
-                                d.tmp[3:6])
-        for e in range(n - 1):
-            tension[j, e] = d.tension[e]
-        # force the tether exerts on each end's holder: its own nodal load minus the
-        # inertia of the tether mass lumped there (spec: results-format.md)
-        for w in range(2):
-            i = 0 if w == 0 else n - 1
-            _mass_matrix(i, n, node[i, MASS], elem, d.tangent, M)
-            out = start_force if w == 0 else end_force
-            for a in range(3):
-                ma = 0.0
-                for b in range(3):
-                    acc = d.tmp[3 + b] if i == iw else dydt[3 * ns + 3 * i + b]
-                    ma += M[a, b] * acc
-                out[j, a] = d.force[i, a] - ma
-        ke = 0.0
-        pe = 0.0
-        for i in range(n):
-            m = _node_mass(i, n, node, ends)
-            _mass_matrix(i, n, m, elem, d.tangent, M)
-            w_i = node[i, MASS] - scal[RHO] * node[i, VOLUME]  # net weight / g
-            if i == 0:
-                w_i += ends[0, WEIGHT]
-            if i == n - 1:
-                w_i += ends[1, WEIGHT]
-            for a in range(3):
-                va = u[a] if i == iw else d.vel[i, a]
-                for b in range(3):
-                    vb = u[b] if i == iw else d.vel[i, b]
-                    ke += 0.5 * va * M[a, b] * vb
-                pe -= w_i * scal[GX + a] * d.pos[i, a]
-        for e in range(n - 1):
-            strain = d.length[e] / elem[e, L0] - 1.0
-            if d.flags[COMPRESSION] or strain > 0.0:
-                pe += 0.5 * scal[EA] * strain * strain * elem[e, L0]
+        ke, pe = instant_results(j, n, ns, d.flags, d.scal, d.node, d.ends, d.elem, d.winch,
+                                 d.wstate, d.tangent, False, d.pos, d.vel, d.force,
+                                 d.tension, d.length, dydt, d.tmp, M, tension, start_force,
+                                 end_force, winch_out)
         if d.flags[BENDING]:
             r2 = d.r2
             for i in range(n):
                 curvature[j, i] = math.sqrt(r2[i, 0] ** 2 + r2[i, 1] ** 2 + r2[i, 2] ** 2)
             for e in range(n - 1):
                 shear[j, e] = d.shear[e]
-            pe += 0.5 * scal[EI] * curvature_integral(r2, d.lu[:n - 1])  # bending energy
+            pe += 0.5 * d.scal[EI] * curvature_integral(r2, d.lu[:n - 1])  # bending energy
         kinetic[j] = ke
         potential[j] = pe
-        if has_winch:
-            winch_record(n, winch, node, d.vel, u, d.wstate, winch_out[j])
 
 
-class LumpedMass(Formulation):
+class LumpedMass(NodeRows):
     """Lumped-mass Voigt cable (``model.type: lumped_mass``)."""
 
     supports = Supports(
@@ -706,14 +452,14 @@ class LumpedMass(Formulation):
     name = "lumped_mass"
     fastest_mode = "axial (stiffest element)"
     rhs = staticmethod(rhs)
-    enforce = staticmethod(enforce)
     remesh = staticmethod(remesh)
     check = staticmethod(check)
     # second-order surface (generalized_alpha)
     band = 5
     force = staticmethod(force)
     mass = staticmethod(mass)
-    held_acc = staticmethod(held_acc)
+    diagnostics = staticmethod(diagnostics)
+    extra_results = ("node", "element")  # curvature, bending shear
 
     def __init__(self, case: Case) -> None:
         super().__init__(case)
@@ -722,35 +468,24 @@ class LumpedMass(Formulation):
         n = N + 1
         rho = case.environment.fluid_density
         # with a winch: node rows for the most live nodes plus the pseudo-node
-        winch, wbreaks, wcoeffs, ns = winch_setup(self, case, added_per_element=True)
+        lay = self._winch_layout(case, added_per_element=True)
+        winch, wbreaks, wcoeffs, ns = lay.params, lay.breaks, lay.coeffs, lay.slots
         L0, self.arc_length, node_mass, node_volume = lumped_nodes(case)
         ends = (case.start, case.end)
-        # a free end gets placeholder arrays (the kernels never read them)
-        m0, m1 = (case.end_motion(w) or fixed_point((0.0, 0.0, 0.0)) for w in ("start", "end"))
-        env = case.environment
+        m0, m1 = end_motions(case)
         bending = bool(case.model.option("bending"))
         self.bending = bending
-        scal = np.zeros(14)
-        scal[[EA, DAMPING, RHO, DIAMETER, CD_N, CD_T]] = (
-            t.EA, t.axial_damping, rho, t.diameter, t.cd_normal, t.cd_tangential)
-        scal[GX:GZ + 1] = env.gravity
-        scal[UX:UZ + 1] = env.current
+        scal = base_scal(case, N_SCAL)
         if bending:
             scal[[EI, BEND_DAMP]] = (t.EI, t.bending_damping)
-        flags = np.zeros(8, dtype=np.int64)
-        flags[[COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1, BENDING]] = (
-            t.compression, bool(case.model.option("slack_damping")),
-            DRAG_LAW_CODES[case.drag_law], case.start.type != "free", case.end.type != "free",
-            bending)
-        end_table = np.zeros((2, 10))
+        flags = base_flags(case, N_FLAGS + 3)
+        flags[BENDING] = bending
+        end_table = np.zeros((2, N_ENDS))
         # clamp unit tangents (rows: start, end) and a zero row (a clamp's slope rate)
         clamp = np.zeros((3, 3))
         for w, e in enumerate(ends):
             if e.type == "free":
-                end_table[w, [PAYLOAD, RAMP, DRAG_AREA]] = (
-                    e.body_masses(rho)[0], e.force_ramp_time or 0.0, e.drag_area)
-                end_table[w, WEIGHT] = e.body_masses(rho)[1]
-                end_table[w, FX:FZ + 1] = e.force
+                free_end_row(e, rho, end_table[w])
                 if bending and e.moment is not None:
                     end_table[w, MX:MZ + 1] = e.moment
             elif bending and e.clamp is not None:
@@ -762,8 +497,7 @@ class LumpedMass(Formulation):
         node = np.column_stack([node_mass, node_volume])
         lu = L0.copy()
         if self.winch:  # room for the longest deployment; rows beyond the live ones unused
-            elem = np.vstack([elem, np.ones((ns - 1 - N, 4))])
-            node = np.vstack([node, np.zeros((ns - n, 2))])
+            elem, node = with_spare_rows(elem, node, ns)
             lu = np.concatenate([lu, np.ones(ns - 1 - N)])
         if bending:
             nb, Nb = ns, ns - 1
@@ -773,9 +507,7 @@ class LumpedMass(Formulation):
         else:  # 1-row placeholders the kernels never read
             nb, Nb = 1, 1
             bfac = np.zeros((1, 3))
-        held = np.zeros(3 * ns, dtype=np.int64)
-        held[:3] = case.start.type != "free"
-        held[3 * (n - 1):3 * n] = case.end.type != "free"
+        held = held_rows(case, n, ns)
         self.held = held  # the data's own array: a winch split or merge updates it
         self.data = LumpedMassData(
             n_nodes=ns,
@@ -794,9 +526,7 @@ class LumpedMass(Formulation):
             wmotion=np.zeros((3, 3)), wstate=np.zeros(4),
         )
         if self.winch:
-            relayout(n, t.length, winch, self.data.elem, self.data.node, held,
-                     int(case.start.type != "free"), int(case.end.type != "free"))
-            self.data.wstate[3] = n  # the layout the tables hold (see _prepare)
+            self._start_winch(n)
         self._bending_mode: tuple[float, int, float] | None = None
         if bending and case.method == "generalized_alpha":
             self.band = 3 * self.bending_band_nodes(case.solver.dt) + 2
@@ -818,40 +548,11 @@ class LumpedMass(Formulation):
         return k
 
     # -- the formulation surface -------------------------------------------------------
-    def initial_state(self) -> np.ndarray:
-        pos, vel = initial_nodes(self.case, self.arc_length)
-        if not self.winch:
-            return np.concatenate([pos.ravel(), vel.ravel()])
-        return initial_winch_state(self.case, self.data.n_nodes, self.data.winch, pos, vel)
-
-    def node_states(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Node positions and velocities (k, nodes, 3) of states Y (k, state size); with a
-        winch the node rows beyond the live ones are NaN."""
-        ns = self.data.n_nodes
-        n = self.n_nodes
-        k = Y.shape[0]
-        pos = Y[:, : 3 * ns].reshape(k, ns, 3)[:, :n].copy()
-        vel = Y[:, 3 * ns:].reshape(k, ns, 3)[:, :n].copy()
-        if self.winch:
-            dead = np.arange(n)[None, :] >= live_nodes(Y, ns)[:, None]
-            pos[dead] = np.nan
-            vel[dead] = np.nan
-        return pos, vel
-
     def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
-        k = times.size
-        N = self.n_elements
-        fill = np.nan if self.winch else 0.0
-        tension = np.full((k, N), fill)
-        f0 = np.empty((k, 3))
-        f1 = np.empty((k, 3))
-        ke = np.empty(k)
-        pe = np.empty(k)
-        curv = np.full((k, self.n_nodes), fill)
-        shear = np.full((k, N), fill)
-        wout = np.zeros((k, 6))
+        res = self._result_arrays(times.size, np.nan if self.winch else 0.0)
         diagnostics(times, np.ascontiguousarray(Y), self.data, np.empty(Y.shape[1]),
-                    np.empty((3, 3)), tension, f0, f1, ke, pe, curv, shear, wout)
+                    np.empty((3, 3)), *res)
+        tension, f0, f1, ke, pe, curv, shear, wout = res
         pos, vel = self.node_states(Y)
         out = dict(position=pos, velocity=vel, tension=tension, start_force=f0,
                    end_force=f1, kinetic_energy=ke, potential_energy=pe)
@@ -864,49 +565,6 @@ class LumpedMass(Formulation):
                 "units": "N", "long_name": "magnitude of the element's bending shear force "
                 "(elastic + bending damping)"})
         return out
-
-    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
-        """Forces [N] on the start (out[0]) and end (out[1]) holders; no allocation after
-        the first call (buffers kept on the model)."""
-        if not hasattr(self, "_probe"):
-            n, N = self.n_nodes, self.n_elements
-            ny = 6 * self.data.n_nodes
-            self._probe = (np.zeros(1), np.zeros((1, ny)), np.empty(ny),
-                           np.empty((3, 3)), np.empty((1, N)), np.empty((1, 3)),
-                           np.empty((1, 3)), np.empty(1), np.empty(1), np.empty((1, n)),
-                           np.empty((1, N)), np.empty((1, 6)))
-        times, Y, dydt, M, tension, f0, f1, ke, pe, curv, shear, wout = self._probe
-        times[0] = t
-        Y[0] = y
-        diagnostics(times, Y, self.data, dydt, M, tension, f0, f1, ke, pe, curv, shear, wout)
-        out[0] = f0[0]
-        out[1] = f1[0]
-
-    def element_properties(self) -> dict[str, np.ndarray]:
-        """Per element: unstretched length [m], mass [kg], axial stiffness EA/L [N/m] and
-        damping C_ID/L [N s/m]; per node: point mass [kg] (payloads included)."""
-        d = self.data
-        Lu = self.element_lengths()
-        m = self.case.tether.linear_mass * Lu
-        mass = np.zeros(Lu.size + 1)
-        mass[:-1] += 0.5 * m
-        mass[1:] += 0.5 * m
-        mass[0] += d.ends[0, PAYLOAD]
-        mass[-1] += d.ends[1, PAYLOAD]
-        return dict(length=Lu, mass=m, node_mass=mass,
-                    stiffness=d.scal[EA] / Lu, damping=d.scal[DAMPING] / Lu)
-
-    def element_lengths(self) -> np.ndarray:
-        """Unstretched element lengths [m]; with a winch those of the starting layout with
-        the winch element at its shortest (the band's merge length: the stiffest state,
-        which sets the time step)."""
-        if not self.winch:
-            return self.data.elem[:, L0]
-        w = self.data.winch
-        N = self.case.model.elements
-        Lu = np.full(N, w[W_LNOM])
-        Lu[0 if w[W_SIDE] == 0.0 else N - 1] = min(w[W_LO], w[W_LNOM])
-        return Lu
 
     def critical_time_step(self) -> tuple[float, int, float]:
         """Largest stable RK4 step [s], the element that limits it, and its frequency [rad/s].
@@ -1014,21 +672,3 @@ class LumpedMass(Formulation):
         dt = rk4_critical_step(omega, zeta)
         self._bending_mode = (dt, min(node, self.n_elements - 1), omega)
         return self._bending_mode
-
-    def _axial_critical_step(self) -> tuple[float, int, float]:
-        """The axial bound of :meth:`critical_time_step`."""
-        p = self.element_properties()
-        k, c, m = p["stiffness"], p["damping"], p["node_mass"]
-        n = m.size
-        best = (math.inf, 0, 0.0)
-        for i in range(n):
-            if (i == 0 and self.data.flags[HELD0]) or (i == n - 1 and self.data.flags[HELD1]):
-                continue
-            adj = [e for e in (i - 1, i) if 0 <= e < n - 1]
-            ks = 2.0 * sum(k[e] for e in adj)
-            cs = 2.0 * sum(c[e] for e in adj)
-            omega = math.sqrt(ks / m[i])
-            dt = rk4_critical_step(omega, cs / (2.0 * m[i] * omega))
-            if dt < best[0]:
-                best = (dt, max(adj, key=lambda e: k[e]), omega)
-        return best

@@ -1,0 +1,606 @@
+"""Node rows: the state layout and compiled kernels lumped_mass and higher_order share.
+
+Both formulations lump the tether's mass on N + 1 nodes, three coordinates each:
+``y = [r_0, …, r_N, ṙ_0, …, ṙ_N]`` with ``ns`` node rows (with a winch: capacity plus the
+winch's pseudo-node, winch.py; the live count is read from the state). Held ends stay in the
+state and are overwritten with their prescribed motion. The kernels here are everything
+that does not depend on how the tether between the nodes is drawn (straight elements,
+seed 004 §2.2, or the cubic spline of ch. 4): reading the state, the point masses and the
+3x3 nodal mass matrix, a free end's payload load, the node accelerations, the second-order
+surface's rows (models/base.py), the held ends, the strain check and the results of one
+output instant.
+
+The packed arrays of both models start with the columns below (each model appends its own
+after them). The element and node columns are the ones winch.py writes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._jit import inline_kernel, kernel
+from ..boundary import end_motion_at, eval_motion, fixed_point, free_end_load
+from ..hydro import DRAG_LAW_CODES
+from ..initial import initial_nodes
+from ..winch import (
+    ADDED_N,
+    ADDED_T,
+    L0,
+    LDOT,
+    MASS,
+    VOLUME,
+    W_LNOM,
+    W_LO,
+    W_ON,
+    W_SIDE,
+    active_nodes,
+    enforce_payout,
+    initial_winch_state,
+    live_nodes,
+    payout_state,
+    relayout,
+    winch_material,
+    winch_nodes,
+    winch_rates,
+    winch_record,
+    winch_setup,
+)
+from .base import Formulation, rk4_critical_step
+
+__all__ = ["NodeRows"]
+
+#: strain above which a run is declared blown up (1000 % stretch)
+ABSURD_STRAIN = 10.0
+
+# scal: tether, fluid, gravity and current, bending (0 without it); the models append theirs
+EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ, EI, BEND_DAMP = range(14)
+N_SCAL = 14
+# flags; the models append theirs from N_FLAGS on
+COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1 = range(5)
+N_FLAGS = 5
+# ends columns (row 0 start, row 1 end); MX..MZ: a free end's applied moment [N m];
+# PAYLOAD: a free end body's inertial mass (mass + added mass), WEIGHT: its weight mass
+# (mass - rho V: the net weight over g); the models append theirs from N_ENDS on
+PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, MX, MY, MZ, WEIGHT = range(10)
+N_ENDS = 10
+# elem columns L0, ADDED_N, ADDED_T, LDOT (LDOT: rate of the unstretched length [m/s], a
+# winch element's) and node columns MASS, VOLUME: winch.py's (it writes them)
+
+
+# -- small pieces (inlined into their callers) ------------------------------------------
+
+
+@inline_kernel
+def voigt_tension(flags, scal, strain, strain_rate):
+    """Element tension [N] EA ε + C_ID ε̇ — seed 004 eqs. (2.10)–(2.11) — with the
+    bilinear law of eq. (2.17) (no compression; slack damping optional)."""
+    elastic = scal[EA] * strain
+    viscous = scal[DAMPING] * strain_rate
+    if flags[COMPRESSION] == 0 and strain <= 0.0:  # bilinear law, seed 004 eq. (2.17)
+        elastic = 0.0
+        if flags[SLACK_DAMPING] == 0:
+            viscous = 0.0
+    return elastic + viscous
+
+
+@inline_kernel
+def add_pair(force, i, j, fx, fy, fz):
+    """Add f [N] to node i's load and −f to node j's (an element's equal and opposite
+    nodal forces)."""
+    force[i, 0] += fx
+    force[i, 1] += fy
+    force[i, 2] += fz
+    force[j, 0] -= fx
+    force[j, 1] -= fy
+    force[j, 2] -= fz
+
+
+@inline_kernel
+def end_ramp(t, ramp_time):
+    """Ramp factor t / ramp_time of an end load up to ramp_time [s], then 1."""
+    if ramp_time > 0.0 and t < ramp_time:
+        return t / ramp_time
+    return 1.0
+
+
+@inline_kernel
+def payload_load(t, ends, w, scal, vx, vy, vz, out):
+    """Applied force (ramped), payload weight and payload drag at free end w [N]."""
+    free_end_load(t, ends[w, RAMP], ends[w, FX], ends[w, FY], ends[w, FZ], ends[w, WEIGHT],
+                  ends[w, DRAG_AREA], scal[RHO], scal[GX], scal[GY], scal[GZ], scal[UX],
+                  scal[UY], scal[UZ], vx, vy, vz, out)
+
+
+@inline_kernel
+def node_mass(i, n, node, ends):
+    """Point mass at node i [kg]: the tether's lumped mass plus a payload at a free end."""
+    m = node[i, MASS]
+    if i == 0:
+        m += ends[0, PAYLOAD]
+    if i == n - 1:
+        m += ends[1, PAYLOAD]
+    return m
+
+
+@inline_kernel
+def mass_matrix(i, n, mass, elem, tangent, nodal, M):
+    """Nodal 3x3 mass matrix [kg]: mass·I plus, from each adjacent element, half its added
+    mass A(q̂) = a_n (I − q̂q̂ᵀ) + a_t q̂q̂ᵀ.
+
+    ``nodal`` false (lumped_mass): ``tangent`` holds the element tangents and elem's added
+    mass is per element — seed 004 eqs. (2.14)–(2.15). ``nodal`` true (higher_order):
+    ``tangent`` holds the nodal spline tangents, elem's added mass is per metre, and each
+    element's A is the average of its two nodes' — seed 004 eqs. (4.11), (4.23).
+    """
+    diag = mass
+    m00 = m01 = m02 = m11 = m12 = m22 = 0.0
+    for e in range(max(i - 1, 0), min(i + 1, n - 1)):
+        if nodal:
+            q = 0.25 * elem[e, L0]  # (L_u/2) · ½ per node of the element
+            an = q * elem[e, ADDED_N]
+            c = q * elem[e, ADDED_T] - an
+        else:
+            an = 0.5 * elem[e, ADDED_N]
+            c = 0.5 * elem[e, ADDED_T] - an
+        for j in range(e, e + 2 if nodal else e + 1):
+            qx = tangent[j, 0]
+            qy = tangent[j, 1]
+            qz = tangent[j, 2]
+            diag += an
+            m00 += c * qx * qx
+            m01 += c * qx * qy
+            m02 += c * qx * qz
+            m11 += c * qy * qy
+            m12 += c * qy * qz
+            m22 += c * qz * qz
+    M[0, 0] = diag + m00
+    M[1, 1] = diag + m11
+    M[2, 2] = diag + m22
+    M[0, 1] = M[1, 0] = m01
+    M[0, 2] = M[2, 0] = m02
+    M[1, 2] = M[2, 1] = m12
+
+
+@inline_kernel
+def solve3(M, fx, fy, fz, out):
+    """Solve M x = f for a symmetric positive definite 3x3 M (Cramer's rule)."""
+    a, b, c = M[0, 0], M[0, 1], M[0, 2]
+    d, e, f = M[1, 1], M[1, 2], M[2, 2]
+    c00 = d * f - e * e
+    c01 = e * c - b * f
+    c02 = b * e - d * c
+    det = a * c00 + b * c01 + c * c02
+    c11 = a * f - c * c
+    c12 = b * c - a * e
+    c22 = a * d - b * b
+    inv_det = 1.0 / det
+    out[0] = (c00 * fx + c01 * fy + c02 * fz) * inv_det
+    out[1] = (c01 * fx + c11 * fy + c12 * fz) * inv_det
+    out[2] = (c02 * fx + c12 * fy + c22 * fz) * inv_det
+
+
+# -- the state ----------------------------------------------------------------------------
+
+
+@inline_kernel
+def held_motion(t, y, d, first, last, out):
+    """The held ends' motion at t, rows ``first`` … ``last`` (0 position, 1 velocity, 2
+    acceleration), into out: row k of the end node i at 3 ns (k − first) + 3 i. Returns the
+    live node count of y."""
+    ns = d.n_nodes
+    n = active_nodes(y, ns, d.winch)
+    for w in range(2):
+        if d.flags[HELD0 + w]:
+            i = 0 if w == 0 else n - 1
+            end_motion_at(w, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, t, d.motion[w])
+            for k in range(first, last + 1):
+                for a in range(3):
+                    out[3 * ns * (k - first) + 3 * i + a] = d.motion[w, k, a]
+    return n
+
+
+@kernel
+def load_state(t, y, n, ns, flags, b0, c0, b1, c1, motion, pos, vel):
+    """Positions/velocities of the n live nodes from y (``ns`` node rows) into pos/vel; held
+    ends from their motion at t."""
+    for i in range(n):
+        for a in range(3):
+            pos[i, a] = y[3 * i + a]
+            vel[i, a] = y[3 * ns + 3 * i + a]
+    if flags[HELD0]:
+        eval_motion(b0, c0, t, motion[0])
+        for a in range(3):
+            pos[0, a] = motion[0, 0, a]
+            vel[0, a] = motion[0, 1, a]
+    if flags[HELD1]:
+        eval_motion(b1, c1, t, motion[1])
+        for a in range(3):
+            pos[n - 1, a] = motion[1, 0, a]
+            vel[n - 1, a] = motion[1, 1, a]
+
+
+@kernel
+def positions_from(y, n, ns, pos, vel):
+    """Positions/velocities of the n live nodes straight from y (``ns`` node rows; held
+    coordinates as given)."""
+    for i in range(n):
+        for a in range(3):
+            pos[i, a] = y[3 * i + a]
+            vel[i, a] = y[3 * ns + 3 * i + a]
+
+
+@kernel
+def rest_rates(t, y, n, ns, winch, tension, wstate, dydt):
+    """Zero rates for the dead node rows; the winch pseudo-node's rates (winch.py)."""
+    if winch[W_ON] == 0.0:
+        return
+    for i in range(n, ns - 1):
+        for a in range(3):
+            dydt[3 * i + a] = 0.0
+            dydt[3 * ns + 3 * i + a] = 0.0
+    winch_rates(t, y, ns, winch, tension[winch_nodes(n, winch)[2]], wstate[0], wstate[1],
+                wstate[2], dydt)
+
+
+@inline_kernel
+def node_rates(t, n, ns, flags, scal, node, ends, elem, tangent, nodal, solve, vel, force,
+               motion, tmp, dydt):
+    """dy/dt of the n live nodes: velocities, and accelerations M⁻¹(tether load + a free
+    end's payload load) — seed 004 eqs. (2.16), (4.35); held ends take their prescribed
+    acceleration (motion[w, 2], from :func:`load_state`). ``solve`` false: M = m I (no
+    fluid, lumped_mass), divided rather than solved."""
+    M = motion[2]
+    for i in range(n):
+        base = 3 * ns + 3 * i
+        for a in range(3):
+            dydt[3 * i + a] = vel[i, a]
+        if (i == 0 and flags[HELD0]) or (i == n - 1 and flags[HELD1]):
+            w = 0 if i == 0 else 1
+            for a in range(3):
+                dydt[base + a] = motion[w, 2, a]
+            continue
+        fx = force[i, 0]
+        fy = force[i, 1]
+        fz = force[i, 2]
+        for w in range(2):
+            if i == (0 if w == 0 else n - 1):
+                payload_load(t, ends, w, scal, vel[i, 0], vel[i, 1], vel[i, 2], tmp[3:6])
+                fx += tmp[3]
+                fy += tmp[4]
+                fz += tmp[5]
+        m = node_mass(i, n, node, ends)
+        if solve:
+            mass_matrix(i, n, m, elem, tangent, nodal, M)
+            solve3(M, fx, fy, fz, tmp[6:9])
+            for a in range(3):
+                dydt[base + a] = tmp[6 + a]
+        else:
+            inv_m = 1.0 / m
+            dydt[base] = fx * inv_m
+            dydt[base + 1] = fy * inv_m
+            dydt[base + 2] = fz * inv_m
+
+
+@kernel
+def enforce(t, y, d):
+    """Overwrite held ends in the state with their prescribed position and velocity (and a
+    winch schedule's deployed length and payout speed)."""
+    held_motion(t, y, d, 0, 1, y)
+    if d.winch[W_ON] != 0.0:
+        enforce_payout(t, y, d.n_nodes, d.winch, d.wbreaks, d.wcoeffs, d.wmotion, d.wstate)
+
+
+@inline_kernel
+def absurd_element(y, n, ns, elem):
+    """Index of an element of the n live nodes of y with non-finite or absurd chord strain,
+    or -1 when the state is sound (the models' ``check``)."""
+    for e in range(n - 1):
+        s = 0.0
+        L2 = 0.0
+        for a in range(3):
+            dx = y[3 * (e + 1) + a] - y[3 * e + a]
+            L2 += dx * dx
+            s += y[3 * ns + 3 * e + a] + y[3 * ns + 3 * (e + 1) + a]
+        if not (math.isfinite(L2) and math.isfinite(s)):
+            return e
+        if math.sqrt(L2) / elem[e, L0] - 1.0 > ABSURD_STRAIN:
+            return e
+    return -1
+
+
+# -- second-order surface (generalized_alpha; models/base.py) ---------------------------
+
+
+@inline_kernel
+def force_rows(t, n, flags, scal, ends, vel, force, winch_on, tmp, F):
+    """F [N] from the tether's nodal loads ``force`` of the n live nodes plus, at free ends,
+    the applied force and payload weight/drag; a winch's dead rows and pseudo-node get 0."""
+    if winch_on:
+        for i in range(3 * n, F.size):  # dead rows and the (held) pseudo-node
+            F[i] = 0.0
+    for w in range(2):
+        if not flags[HELD0 + w]:
+            i = 0 if w == 0 else n - 1
+            payload_load(t, ends, w, scal, vel[i, 0], vel[i, 1], vel[i, 2], tmp[3:6])
+            for a in range(3):
+                force[i, a] += tmp[3 + a]
+    for i in range(n):
+        for a in range(3):
+            F[3 * i + a] = force[i, a]
+
+
+@inline_kernel
+def mass_rows(n, node, ends, elem, tangent, nodal, fluid, M, Mb):
+    """Mass matrix [kg] in lower band storage Mb[k, j] = M[j + k, j]: per node the point
+    mass (payload included) plus, in a fluid, the added mass of :func:`mass_matrix` from
+    ``tangent``; block diagonal (no coupling between nodes). Dead rows and a winch's
+    pseudo-node get 1."""
+    for k in range(Mb.shape[0]):
+        for j in range(Mb.shape[1]):
+            Mb[k, j] = 0.0
+    for j in range(3 * n, Mb.shape[1]):
+        Mb[0, j] = 1.0
+    for i in range(n):
+        m = node_mass(i, n, node, ends)
+        if fluid:
+            mass_matrix(i, n, m, elem, tangent, nodal, M)
+            for a in range(3):
+                for b in range(a + 1):
+                    Mb[a - b, 3 * i + b] = M[a, b]
+        else:
+            for a in range(3):
+                Mb[0, 3 * i + a] = m
+
+
+@kernel
+def held_acc(t, y, acc, d):
+    """Prescribed accelerations [m/s^2] of the held ends' coordinates into acc (dead rows
+    and a winch's pseudo-node: 0, a schedule's payout acceleration)."""
+    ns = d.n_nodes
+    n = held_motion(t, y, d, 2, 2, acc)
+    if d.winch[W_ON] != 0.0:
+        for i in range(3 * n, 3 * ns):
+            acc[i] = 0.0
+        payout_state(t, y, ns, d.winch, d.wbreaks, d.wcoeffs, d.wmotion, d.wstate)
+        acc[3 * (ns - 1)] = d.wstate[2]
+
+
+# -- results ------------------------------------------------------------------------------
+
+
+@kernel
+def instant_results(j, n, ns, flags, scal, node, ends, elem, winch, wstate, tangent, nodal,
+                    pos, vel, force, element_tension, length, dydt, tmp, M, tension,
+                    start_force, end_force, winch_out):
+    """One output instant j after the model's ``rhs`` filled its work arrays and ``dydt``:
+    element tension, the end forces, the winch's record; returns the kinetic energy and the
+    potential energy of weight, buoyancy and axial strain [J] (the model adds its bending
+    and twist energies).
+
+    With a winch the winch node's lumped mass moves with the material velocity u (winch.py,
+    into tmp[0:3], its acceleration into tmp[3:6]) in the kinetic energy, the momentum and
+    the winch end's inertia.
+    """
+    u = tmp[0:3]
+    iw = -1
+    has_winch = winch[W_ON] != 0.0
+    if has_winch:
+        iw = winch_material(n, ns, winch, elem, pos, vel, dydt, wstate[1], u, tmp[3:6])
+    for e in range(n - 1):
+        tension[j, e] = element_tension[e]
+    # force the tether exerts on each end's holder: its own nodal load minus the inertia of
+    # the tether mass lumped there (spec: results-format.md)
+    for w in range(2):
+        i = 0 if w == 0 else n - 1
+        mass_matrix(i, n, node[i, MASS], elem, tangent, nodal, M)
+        out = start_force if w == 0 else end_force
+        for a in range(3):
+            ma = 0.0
+            for b in range(3):
+                acc = tmp[3 + b] if i == iw else dydt[3 * ns + 3 * i + b]
+                ma += M[a, b] * acc
+            out[j, a] = force[i, a] - ma
+    ke = 0.0
+    pe = 0.0
+    for i in range(n):
+        m = node_mass(i, n, node, ends)
+        mass_matrix(i, n, m, elem, tangent, nodal, M)
+        w_i = node[i, MASS] - scal[RHO] * node[i, VOLUME]  # net weight / g
+        if i == 0:
+            w_i += ends[0, WEIGHT]
+        if i == n - 1:
+            w_i += ends[1, WEIGHT]
+        for a in range(3):
+            va = u[a] if i == iw else vel[i, a]
+            for b in range(3):
+                vb = u[b] if i == iw else vel[i, b]
+                ke += 0.5 * va * M[a, b] * vb
+            pe -= w_i * scal[GX + a] * pos[i, a]
+    for e in range(n - 1):
+        h = elem[e, L0]
+        strain = length[e] / h - 1.0
+        if flags[COMPRESSION] or strain > 0.0:
+            pe += 0.5 * scal[EA] * strain * strain * h
+    if has_winch:
+        winch_record(n, winch, node, vel, u, wstate, winch_out[j])
+    return ke, pe
+
+
+# -- building and the Python surface ------------------------------------------------------
+
+
+def free_end_row(end, rho: float, row: np.ndarray) -> None:
+    """A free end's payload inertial and weight masses [kg], force ramp [s], drag area [m²]
+    and applied force [N] into its ends row."""
+    row[[PAYLOAD, RAMP, DRAG_AREA]] = (end.body_masses(rho)[0], end.force_ramp_time or 0.0,
+                                       end.drag_area)
+    row[WEIGHT] = end.body_masses(rho)[1]
+    row[FX:FZ + 1] = end.force
+
+
+def base_scal(case, size: int) -> np.ndarray:
+    """The shared scal entries (tether, fluid, gravity, current; bending left 0) of a
+    packed parameter array of ``size``."""
+    t = case.tether
+    env = case.environment
+    scal = np.zeros(size)
+    scal[[EA, DAMPING, RHO, DIAMETER, CD_N, CD_T]] = (
+        t.EA, t.axial_damping, env.fluid_density, t.diameter, t.cd_normal, t.cd_tangential)
+    scal[GX:GZ + 1] = env.gravity
+    scal[UX:UZ + 1] = env.current
+    return scal
+
+
+def base_flags(case, size: int) -> np.ndarray:
+    """The shared flags (compression, slack damping, drag law, held ends) of a packed flag
+    array of ``size``."""
+    flags = np.zeros(size, dtype=np.int64)
+    flags[[COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1]] = (
+        case.tether.compression, bool(case.model.option("slack_damping")),
+        DRAG_LAW_CODES[case.drag_law], case.start.type != "free", case.end.type != "free")
+    return flags
+
+
+def end_motions(case) -> tuple:
+    """The start's and end's prescribed motions; a free end gets a placeholder (the
+    kernels never read it)."""
+    return tuple(case.end_motion(w) or fixed_point((0.0, 0.0, 0.0)) for w in ("start", "end"))
+
+
+def with_spare_rows(elem: np.ndarray, node: np.ndarray, ns: int) -> tuple:
+    """The element and node tables with room for a winch's longest deployment (``ns`` node
+    rows): spare elements of length 1 keep the first element's added mass and no rate,
+    spare nodes are empty (the winch's relayout fills the live ones)."""
+    spare = np.ones((ns - 1 - elem.shape[0], 4))
+    spare[:, ADDED_N:ADDED_T + 1] = elem[0, ADDED_N:ADDED_T + 1]
+    spare[:, LDOT] = 0.0
+    return (np.vstack([elem, spare]), np.vstack([node, np.zeros((ns - node.shape[0], 2))]))
+
+
+def held_rows(case, n: int, ns: int) -> np.ndarray:
+    """The held coordinates (int64, 3 per node row) of the ends: 1 where an end is held."""
+    held = np.zeros(3 * ns, dtype=np.int64)
+    held[:3] = case.start.type != "free"
+    held[3 * (n - 1):3 * n] = case.end.type != "free"
+    return held
+
+
+class NodeRows(Formulation):
+    """What the node-row formulations share on the Python side: the winch layout, the
+    initial state, node states, end forces, element properties and the axial time step."""
+
+    enforce = staticmethod(enforce)
+    held_acc = staticmethod(held_acc)
+    #: the result arrays the model's ``diagnostics`` writes after the energies and before
+    #: the winch record: per instant "node", "element" or "node_axis" (nodes × 3)
+    extra_results: tuple[str, ...] = ()
+
+    def _winch_layout(self, case, added_per_element: bool, on_spline: bool = False):
+        """The winch's layout (winch.py) with its attributes taken onto the model: winch
+        (bool), n_elements, n_nodes (the most live nodes), n_q."""
+        lay = winch_setup(case, added_per_element=added_per_element, on_spline=on_spline)
+        self.winch = lay.on
+        self.n_elements = lay.n_elements
+        self.n_nodes = lay.n_nodes
+        self.n_q = lay.n_q
+        return lay
+
+    def _start_winch(self, n: int) -> None:
+        """Lay the data's tables out for the n nodes at the start (winch.py's relayout)."""
+        d = self.data
+        case = self.case
+        relayout(n, case.tether.length, d.winch, d.elem, d.node, d.held,
+                 int(case.start.type != "free"), int(case.end.type != "free"))
+        d.wstate[3] = n  # the layout the tables hold (the models' _prepare)
+
+    def initial_state(self) -> np.ndarray:
+        pos, vel = initial_nodes(self.case, self.arc_length)
+        if not self.winch:
+            return np.concatenate([pos.ravel(), vel.ravel()])
+        return initial_winch_state(self.case, self.data.n_nodes, self.data.winch, pos, vel)
+
+    def node_states(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Node positions and velocities (k, nodes, 3) of states Y (k, state size); with a
+        winch the node rows beyond the live ones are NaN."""
+        ns = self.data.n_nodes
+        n = self.n_nodes
+        k = Y.shape[0]
+        pos = Y[:, : 3 * ns].reshape(k, ns, 3)[:, :n].copy()
+        vel = Y[:, 3 * ns:].reshape(k, ns, 3)[:, :n].copy()
+        if self.winch:
+            dead = np.arange(n)[None, :] >= live_nodes(Y, ns)[:, None]
+            pos[dead] = np.nan
+            vel[dead] = np.nan
+        return pos, vel
+
+    def _result_arrays(self, k: int, fill: float) -> list[np.ndarray]:
+        """The diagnostics' output arrays for k instants: tension, start and end force,
+        kinetic and potential energy, the model's ``extra_results``, the winch record."""
+        N, n = self.n_elements, self.n_nodes
+        sizes = {"node": (n,), "element": (N,), "node_axis": (n, 3)}
+        return ([np.full((k, N), fill), np.empty((k, 3)), np.empty((k, 3)), np.empty(k),
+                 np.empty(k)] + [np.full((k, *sizes[s]), fill) for s in self.extra_results]
+                + [np.zeros((k, 6))])
+
+    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
+        """Forces [N] on the start (out[0]) and end (out[1]) holders; no allocation after
+        the first call (buffers kept on the model)."""
+        if not hasattr(self, "_probe"):
+            ny = 6 * self.data.n_nodes
+            self._probe = (np.zeros(1), np.zeros((1, ny)), np.empty(ny), np.empty((3, 3)),
+                           *self._result_arrays(1, 0.0))
+        p = self._probe
+        p[0][0] = t
+        p[1][0] = y
+        self.diagnostics(*p[:2], self.data, *p[2:])
+        out[0] = p[5][0]
+        out[1] = p[6][0]
+
+    def element_properties(self) -> dict[str, np.ndarray]:
+        """Per element: unstretched length [m], mass [kg], axial stiffness EA/L [N/m] and
+        damping C_ID/L [N s/m]; per node: point mass [kg] (payloads included)."""
+        d = self.data
+        Lu = self.element_lengths()
+        m = self.case.tether.linear_mass * Lu
+        mass = np.zeros(Lu.size + 1)
+        mass[:-1] += 0.5 * m
+        mass[1:] += 0.5 * m
+        mass[0] += d.ends[0, PAYLOAD]
+        mass[-1] += d.ends[1, PAYLOAD]
+        return dict(length=Lu, mass=m, node_mass=mass,
+                    stiffness=d.scal[EA] / Lu, damping=d.scal[DAMPING] / Lu)
+
+    def element_lengths(self) -> np.ndarray:
+        """Unstretched element lengths [m]; with a winch those of the starting layout with
+        the winch element at its shortest (the band's merge length: the stiffest state,
+        which sets the time step)."""
+        if not self.winch:
+            return self.data.elem[:, L0]
+        w = self.data.winch
+        N = self.case.model.elements
+        Lu = np.full(N, w[W_LNOM])
+        Lu[0 if w[W_SIDE] == 0.0 else N - 1] = min(w[W_LO], w[W_LNOM])
+        return Lu
+
+    def _axial_critical_step(self) -> tuple[float, int, float]:
+        """Largest stable RK4 step [s] of the axial modes, the element that limits it and
+        its frequency [rad/s]: Gershgorin per node, with k_e = EA / L_e and c_e = C_ID / L_e
+        node i's highest mode obeys λ² + (2 Σc / m_i) λ + 2 Σk / m_i = 0, summed over its
+        elements (exact 2·sqrt(k/m) for a uniform interior node)."""
+        p = self.element_properties()
+        k, c, m = p["stiffness"], p["damping"], p["node_mass"]
+        n = m.size
+        best = (math.inf, 0, 0.0)
+        for i in range(n):
+            if (i == 0 and self.data.flags[HELD0]) or (i == n - 1 and self.data.flags[HELD1]):
+                continue
+            adj = [e for e in (i - 1, i) if 0 <= e < n - 1]
+            ks = 2.0 * sum(k[e] for e in adj)
+            cs = 2.0 * sum(c[e] for e in adj)
+            omega = math.sqrt(ks / m[i])
+            dt = rk4_critical_step(omega, cs / (2.0 * m[i] * omega))
+            if dt < best[0]:
+                best = (dt, max(adj, key=lambda e: k[e]), omega)
+        return best
