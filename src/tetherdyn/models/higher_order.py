@@ -138,6 +138,12 @@ HigherOrderData = namedtuple(
         "winch", "wbreaks", "wcoeffs", "held", "wmotion", "wstate",
     ],
 )
+#: what a run mutates (models/base.py: Model and data): host schedules, work arrays, the
+#: tracked twist branch (tw), and the layout tables, held rows and spline factor a winch
+#: split or merge rewrites
+RUN_FIELDS = ("breaks0", "coeffs0", "breaks1", "coeffs1", "elem", "node", "fac", "pos", "vel",
+              "force", "r2", "r2dot", "ntan", "hnode", "torsion", "length", "tension", "lam",
+              "motion", "tmp", "tg", "tw", "wbreaks", "wcoeffs", "held", "wmotion", "wstate")
 # With a winch, ``n_nodes`` counts the state's node rows (capacity + the winch's pseudo-node,
 # winch.py); the live count is read from the state and only the live rows of the work
 # arrays are used. Without one both are the node count.
@@ -848,6 +854,7 @@ class HigherOrder(Formulation):
     enforce = staticmethod(enforce)
     remesh = staticmethod(remesh)
     check = staticmethod(check)
+    run_fields = RUN_FIELDS
     # second-order surface (generalized_alpha)
     band = 3 * BAND_NODES + 2
     force = staticmethod(force)
@@ -985,7 +992,8 @@ class HigherOrder(Formulation):
         roll difference of the ends again (used before replaying output instants)."""
         self.data.tw[:] = 0.0
 
-    def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
+    def outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None
+                ) -> dict[str, np.ndarray]:
         k = times.size
         N, n = self.n_elements, self.n_nodes
         fill = np.nan if self.winch else 0.0  # padding of the dead node / element columns
@@ -998,13 +1006,14 @@ class HigherOrder(Formulation):
         twist = np.full((k, N), fill)
         tors = np.full((k, n, 3), fill)
         wout = np.zeros((k, 6))
-        saved = self.data.tw.copy()
+        d = self.data if data is None else data
+        saved = d.tw.copy()
         if times.size and times[0] <= 0.0:
-            self.reset_twist()  # a replay from t = 0: the twist branch as the run took it
+            d.tw[:] = 0.0  # a replay from t = 0: the twist branch as the run took it
         diagnostics(np.ascontiguousarray(times, dtype=float), np.ascontiguousarray(Y),
-                    self.data, np.empty(Y.shape[1]), np.empty((3, 3)), tension, f0, f1, ke,
+                    d, np.empty(Y.shape[1]), np.empty((3, 3)), tension, f0, f1, ke,
                     pe, curv, twist, tors, wout)
-        self.data.tw[:] = saved
+        d.tw[:] = saved
         pos, vel = self.node_states(Y)
         out = dict(
             position=pos, velocity=vel, tension=tension, start_force=f0, end_force=f1,
@@ -1022,7 +1031,8 @@ class HigherOrder(Formulation):
             out.update(winch_outputs(self.data.winch, wout, n))
         return out
 
-    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
+    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray,
+                   data: tuple | None = None) -> None:
         """Forces [N] on the start (out[0]) and end (out[1]) holders; no allocation after
         the first call (buffers kept on the model)."""
         if not hasattr(self, "_probe"):
@@ -1035,7 +1045,7 @@ class HigherOrder(Formulation):
         p = self._probe
         p[0][0] = t
         p[1][0] = y
-        diagnostics(*p[:2], self.data, *p[2:])
+        diagnostics(*p[:2], self.data if data is None else data, *p[2:])
         out[0] = p[5][0]
         out[1] = p[6][0]
 

@@ -102,6 +102,11 @@ LumpedMassData = namedtuple(
         "winch", "wbreaks", "wcoeffs", "held", "wmotion", "wstate",
     ],
 )
+#: what a run mutates (models/base.py: Model and data): host schedules, work arrays, and the
+#: layout tables, held rows and spline factor a winch split or merge rewrites
+RUN_FIELDS = ("breaks0", "coeffs0", "breaks1", "coeffs1", "pos", "vel", "force", "tangent",
+              "length", "tension", "motion", "tmp", "elem", "node", "lu", "bfac", "r2",
+              "r2dot", "wb", "shear", "wbreaks", "wcoeffs", "held", "wmotion", "wstate")
 # With a winch, ``n_nodes`` counts the state's node rows (capacity + the winch's pseudo-node,
 # winch.py); the live count is read from the state. Without one both are the node count.
 # Kernels pass individual arrays to their helpers, never the whole tuple: handing a tuple
@@ -689,6 +694,7 @@ class LumpedMass(Formulation):
     enforce = staticmethod(enforce)
     remesh = staticmethod(remesh)
     check = staticmethod(check)
+    run_fields = RUN_FIELDS
     # second-order surface (generalized_alpha)
     band = 5
     force = staticmethod(force)
@@ -818,7 +824,8 @@ class LumpedMass(Formulation):
             vel[dead] = np.nan
         return pos, vel
 
-    def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
+    def outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None
+                ) -> dict[str, np.ndarray]:
         k = times.size
         N = self.n_elements
         fill = np.nan if self.winch else 0.0
@@ -830,8 +837,9 @@ class LumpedMass(Formulation):
         curv = np.full((k, self.n_nodes), fill)
         shear = np.full((k, N), fill)
         wout = np.zeros((k, 6))
-        diagnostics(times, np.ascontiguousarray(Y), self.data, np.empty(Y.shape[1]),
-                    np.empty((3, 3)), tension, f0, f1, ke, pe, curv, shear, wout)
+        diagnostics(times, np.ascontiguousarray(Y), self.data if data is None else data,
+                    np.empty(Y.shape[1]), np.empty((3, 3)), tension, f0, f1, ke, pe, curv, shear,
+                    wout)
         pos, vel = self.node_states(Y)
         out = dict(position=pos, velocity=vel, tension=tension, start_force=f0,
                    end_force=f1, kinetic_energy=ke, potential_energy=pe)
@@ -845,7 +853,8 @@ class LumpedMass(Formulation):
                 "(elastic + bending damping)"})
         return out
 
-    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
+    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray,
+                   data: tuple | None = None) -> None:
         """Forces [N] on the start (out[0]) and end (out[1]) holders; no allocation after
         the first call (buffers kept on the model)."""
         if not hasattr(self, "_probe"):
@@ -858,7 +867,8 @@ class LumpedMass(Formulation):
         times, Y, dydt, M, tension, f0, f1, ke, pe, curv, shear, wout = self._probe
         times[0] = t
         Y[0] = y
-        diagnostics(times, Y, self.data, dydt, M, tension, f0, f1, ke, pe, curv, shear, wout)
+        diagnostics(times, Y, self.data if data is None else data, dydt, M, tension, f0, f1,
+                    ke, pe, curv, shear, wout)
         out[0] = f0[0]
         out[1] = f1[0]
 
