@@ -198,12 +198,13 @@ class Stepper:
     # -- stepping -----------------------------------------------------------------------
     def advance(self, t_outputs: np.ndarray, Y: np.ndarray) -> int:
         """Integrate through each instant of ``t_outputs`` into ``Y`` (module docstring)."""
-        if self.status is not Status.OK:
+        state = self._state
+        if state[S_STATUS] != OK:
             raise self.error()
         got = self._chunk(t_outputs, Y)
         if got:
             self.t = float(t_outputs[got - 1])
-        if self.status is not Status.OK:
+        if state[S_STATUS] != OK:
             raise self.error()
         return got
 
@@ -236,6 +237,10 @@ class Stepper:
         """The integrator's own arrays that carry over between calls (restored in place)."""
         return {"state": self._state}
 
+    def _restore_carried(self, arrays: dict[str, np.ndarray]) -> None:
+        for k, v in self._carried().items():
+            v[...] = arrays[f"stepper.{k}"]
+
     def save(self) -> dict[str, np.ndarray]:
         """The run's full state as arrays (copies), for :meth:`restore`."""
         out = {"stepper.method": np.array(self.method), "stepper.t": np.array(self.t),
@@ -253,8 +258,7 @@ class Stepper:
                              f"{self.method}")
         self.t = float(arrays["stepper.t"])
         self.y[:] = arrays["stepper.y"]
-        for k, v in self._carried().items():
-            v[...] = arrays[f"stepper.{k}"]
+        self._restore_carried(arrays)
         self.data.restore(arrays)
 
 
@@ -266,44 +270,40 @@ class RK4Stepper(Stepper):
     def __init__(self, model: Formulation, data: RunData | None, y0: np.ndarray, t0: float,
                  options: StepperOptions) -> None:
         super().__init__(model, data, y0, t0, options)
-        self._k = np.empty((5, self.y.size))
-        # [grid origin [s], steps since the origin, steps taken in all]
-        self._grid = np.array([self.t, 0.0, 0.0])
+        self._k = tuple(np.empty(self.y.size) for _ in range(5))
+        self.origin = self.t  #: start of the step grid [s]: steps end at origin + k dt
+        self.grid_steps = 0  #: steps taken since ``origin``
+        self._steps = 0
 
     @property
     def steps(self) -> int:
-        return int(self._grid[2])
-
-    @property
-    def origin(self) -> float:
-        """Start of the step grid [s]: steps end at ``origin + k dt``."""
-        return float(self._grid[0])
-
-    @property
-    def grid_steps(self) -> int:
-        """Steps taken since :attr:`origin`."""
-        return int(self._grid[1])
+        return self._steps
 
     def rebase(self) -> None:
         """Restart the step grid at the current time."""
-        self._grid[0] = self.t
-        self._grid[1] = 0.0
+        self.origin = self.t
+        self.grid_steps = 0
 
     def _chunk(self, t_outputs: np.ndarray, Y: np.ndarray) -> int:
         m = self.model
         dt = self.options.dt
         n = t_outputs.size
         spo = int(round((t_outputs[0] - self.t) / dt)) if n else 0
-        k = self._k
-        got = rk4_chunk(m.rhs, m.enforce, m.remesh, m.check, self.data.args, self._grid[0],
-                        dt, int(self._grid[1]), spo, n, self.y, Y, k[0], k[1], k[2], k[3],
-                        k[4], self._state)
-        self._grid[1] += spo * got
-        self._grid[2] += spo * got
+        k1, k2, k3, k4, yt = self._k
+        got = rk4_chunk(m.rhs, m.enforce, m.remesh, m.check, self.data.args, self.origin, dt,
+                        self.grid_steps, spo, n, self.y, Y, k1, k2, k3, k4, yt, self._state)
+        self.grid_steps += spo * got
+        self._steps += spo * got
         return got
 
     def _carried(self) -> dict[str, np.ndarray]:
-        return {"state": self._state, "grid": self._grid}
+        return {"state": self._state,
+                "grid": np.array([self.origin, self.grid_steps, self._steps], dtype=float)}
+
+    def _restore_carried(self, arrays: dict[str, np.ndarray]) -> None:
+        self._state[...] = arrays["stepper.state"]
+        origin, grid_steps, steps = arrays["stepper.grid"]
+        self.origin, self.grid_steps, self._steps = float(origin), int(grid_steps), int(steps)
 
 
 class RK45Stepper(Stepper):

@@ -200,8 +200,11 @@ class RunData:
         """(breaks [s], coeffs) of the piecewise cubic an end (``"start"`` / ``"end"``)
         follows in this run (boundary.py's layout)."""
         names = _END_FIELDS[which]
-        self._fields(names, which)
-        return getattr(self.args, names[0]), getattr(self.args, names[1])
+        try:
+            return getattr(self.args, names[0]), getattr(self.args, names[1])
+        except AttributeError:
+            self._fields(names, which)
+            raise
 
     def set_end_motion(self, which: str, breaks: np.ndarray, coeffs: np.ndarray) -> None:
         """Make a held end follow (breaks [s], coeffs (k, 3, 4)) from now on in this run;
@@ -212,8 +215,11 @@ class RunData:
 
     def payout(self) -> tuple[np.ndarray, np.ndarray]:
         """(breaks [s], coeffs) of the winch's payout schedule in this run (winch.py)."""
-        self._fields(("wbreaks", "wcoeffs"), "payout")
-        return self.args.wbreaks, self.args.wcoeffs
+        try:
+            return self.args.wbreaks, self.args.wcoeffs
+        except AttributeError:
+            self._fields(("wbreaks", "wcoeffs"), "payout")
+            raise
 
     def set_payout(self, breaks: np.ndarray, coeffs: np.ndarray) -> None:
         """Make the winch follow the payout schedule (breaks [s], coeffs (k, 3, 4); the
