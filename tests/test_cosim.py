@@ -164,3 +164,32 @@ def test_host_holding_an_end_still_is_the_case_bit_for_bit(small_case):
             assert np.array_equal(sim.model.outputs(np.array([sim.t]), sim.state[None],
                                                     sim.data.args)["position"][0],
                                   ref.position.isel(time=k).values), (method, k)
+
+
+def test_save_and_load_keep_the_run_data_of_a_twisting_tether(tmp_path):
+    """higher_order with an end torque tracks its twist branch in the run data (``tw``,
+    outside the state vector): save stores every run field, so a loaded run continues bit
+    for bit."""
+    case = dict(
+        tether=dict(length=1.0, diameter=0.01, mass_per_length=0.1, EA=2000.0, EI=0.5,
+                    GJ=1.5, compression=True),
+        environment=dict(gravity=[0.0, 0.0, -9.81]),
+        model=dict(type="higher_order", elements=4),
+        start=dict(type="fixed", clamp=[1.0, 0.0, 0.0], roll_deg=0.0),
+        end=dict(type="free", torque=0.05),
+        initial=dict(direction=[1.0, 0.0, 0.0]),
+        solver=dict(method="rk4", dt=2e-5, duration=0.01, output_interval=1e-3),
+    )
+
+    def drive(sim, n):
+        return np.array([np.concatenate([sim.step(1e-3, start=np.zeros(3))[0], sim.state])
+                         for _ in range(n)])
+
+    a = Simulator(case)
+    drive(a, 3)
+    path = a.save(tmp_path / "run.npz")
+    with np.load(path) as f:
+        assert "data.tw" in f.files and np.array_equal(f["data.tw"], a.data.args.tw)
+    first = drive(a, 3)
+    second = drive(Simulator.load(path), 3)
+    assert np.array_equal(first, second)
