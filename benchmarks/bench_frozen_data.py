@@ -34,8 +34,8 @@ def step_times(name: str, steps: int, repeats: int) -> tuple[str, float, float]:
     case = load_case(EXAMPLES / f"{name}.yaml")
     m = build_model(case)
     frozen = m.make_data()
-    writable = frozen._replace(**{f: np.array(v, copy=True) for f, v in
-                                  frozen._asdict().items() if isinstance(v, np.ndarray)})
+    writable = type(frozen)(*(np.array(v, copy=True) if isinstance(v, np.ndarray) else v
+                              for v in frozen))
     y0 = m.initial_state()
     m.enforce(0.0, y0, frozen)
     dt = min(case.solver.dt, 0.5 * m.critical_time_step()[0])
