@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .._jit import loop
 
 OK = 0
@@ -191,3 +193,41 @@ def rk45_chunk(rhs, enforce, remesh, check, data, t, t_outputs, y, Y, k, yt, yne
     state[S_H] = h
     state[S_STEPS] = steps
     return t_outputs.size
+
+
+class RK4Workspace:
+    """The work arrays of one RK4 run (allocated once, reused by every chunk): four stages
+    and a trial state (n_state each) and the status array ``state`` (RK4_STATE_SIZE)."""
+
+    def __init__(self, ny: int) -> None:
+        self.k = tuple(np.empty(ny) for _ in range(5))
+        self.state = np.zeros(RK4_STATE_SIZE)
+
+    def run(self, model, data: tuple, t_start: float, dt: float, steps_done: int,
+            steps_per_output: int, n_outputs: int, y: np.ndarray, Y: np.ndarray) -> int:
+        """:func:`rk4_chunk` with the model's kernels and the run's ``data`` tuple."""
+        k1, k2, k3, k4, yt = self.k
+        return rk4_chunk(model.rhs, model.enforce, model.remesh, model.check, data, t_start,
+                         dt, steps_done, steps_per_output, n_outputs, y, Y, k1, k2, k3, k4, yt,
+                         self.state)
+
+
+class RK45Workspace:
+    """The work arrays of one Dormand–Prince run (allocated once, reused by every chunk):
+    the stages (7, n_state), a trial and a new state, and the status array ``state``
+    (RK45_STATE_SIZE) with the first trial step ``h0`` [s]."""
+
+    def __init__(self, ny: int, h0: float) -> None:
+        self.k = np.empty((7, ny))
+        self.yt = np.empty(ny)
+        self.ynew = np.empty(ny)
+        self.state = np.zeros(RK45_STATE_SIZE)
+        self.state[S_ELEMENT] = -1.0
+        self.state[S_H] = h0
+
+    def run(self, model, data: tuple, t: float, t_outputs: np.ndarray, y: np.ndarray,
+            Y: np.ndarray, rtol: float, atol: float, max_steps: int) -> int:
+        """:func:`rk45_chunk` with the model's kernels and the run's ``data`` tuple."""
+        return rk45_chunk(model.rhs, model.enforce, model.remesh, model.check, data, t,
+                          t_outputs, y, Y, self.k, self.yt, self.ynew, rtol, atol, max_steps,
+                          self.state)

@@ -59,7 +59,6 @@ from .explicit import (
     MAX_STEPS,
     OK,
     RK4_STATE_SIZE,
-    RK45_STATE_SIZE,
     S_ELEMENT,
     S_EVALS,
     S_H,
@@ -67,8 +66,8 @@ from .explicit import (
     S_STEPS,
     S_TFAIL,
     STEP_UNDERFLOW,
-    rk4_chunk,
-    rk45_chunk,
+    RK4Workspace,
+    RK45Workspace,
 )
 from .implicit import (
     NEWTON_FAILED,
@@ -263,14 +262,16 @@ class Stepper:
 
 
 class RK4Stepper(Stepper):
-    """Classical RK4 at the fixed step ``options.dt`` (explicit.py ``rk4_chunk``)."""
+    """Classical RK4 at the fixed step ``options.dt`` (explicit.py ``rk4_chunk`` and its
+    ``RK4Workspace``)."""
 
     method = "rk4"
 
     def __init__(self, model: Formulation, data: RunData | None, y0: np.ndarray, t0: float,
                  options: StepperOptions) -> None:
         super().__init__(model, data, y0, t0, options)
-        self._k = tuple(np.empty(self.y.size) for _ in range(5))
+        self._ws = RK4Workspace(self.y.size)
+        self._state = self._ws.state
         self.origin = self.t  #: start of the step grid [s]: steps end at origin + k dt
         self.grid_steps = 0  #: steps taken since ``origin``
         self._steps = 0
@@ -289,9 +290,8 @@ class RK4Stepper(Stepper):
         dt = self.options.dt
         n = t_outputs.size
         spo = int(round((t_outputs[0] - self.t) / dt)) if n else 0
-        k1, k2, k3, k4, yt = self._k
-        got = rk4_chunk(m.rhs, m.enforce, m.remesh, m.check, self.data.args, self.origin, dt,
-                        self.grid_steps, spo, n, self.y, Y, k1, k2, k3, k4, yt, self._state)
+        got = self._ws.run(m, self.data.args, self.origin, dt, self.grid_steps, spo, n, self.y,
+                           Y)
         self.grid_steps += spo * got
         self._steps += spo * got
         return got
@@ -307,22 +307,16 @@ class RK4Stepper(Stepper):
 
 
 class RK45Stepper(Stepper):
-    """Adaptive Dormand–Prince 5(4) (explicit.py ``rk45_chunk``); first trial step
-    ``options.dt``, tolerances ``rtol`` / ``atol``."""
+    """Adaptive Dormand–Prince 5(4) (explicit.py ``rk45_chunk`` and its ``RK45Workspace``);
+    first trial step ``options.dt``, tolerances ``rtol`` / ``atol``."""
 
     method = "rk45"
 
     def __init__(self, model: Formulation, data: RunData | None, y0: np.ndarray, t0: float,
                  options: StepperOptions) -> None:
         super().__init__(model, data, y0, t0, options)
-        ny = self.y.size
-        # the workspace: stages (7, ny), a trial state and the step's new state
-        self._k = np.empty((7, ny))
-        self._yt = np.empty(ny)
-        self._ynew = np.empty(ny)
-        self._state = np.zeros(RK45_STATE_SIZE)
-        self._state[S_ELEMENT] = -1.0
-        self._state[S_H] = options.dt
+        self._ws = RK45Workspace(self.y.size, options.dt)
+        self._state = self._ws.state
 
     @property
     def step_size(self) -> float:
@@ -330,11 +324,9 @@ class RK45Stepper(Stepper):
         return float(self._state[S_H])
 
     def _chunk(self, t_outputs: np.ndarray, Y: np.ndarray) -> int:
-        m = self.model
         o = self.options
-        return rk45_chunk(m.rhs, m.enforce, m.remesh, m.check, self.data.args, self.t,
-                          t_outputs, self.y, Y, self._k, self._yt, self._ynew, o.rtol, o.atol,
-                          o.max_steps, self._state)
+        return self._ws.run(self.model, self.data.args, self.t, t_outputs, self.y, Y, o.rtol,
+                            o.atol, o.max_steps)
 
 
 class GeneralizedAlphaStepper(Stepper):
