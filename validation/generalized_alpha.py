@@ -115,7 +115,8 @@ class LinearOscillator(Formulation):
     def initial_state(self) -> np.ndarray:
         return self._y0.copy()
 
-    def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
+    def outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None
+                ) -> dict[str, np.ndarray]:
         return dict(position=Y[:, :1], velocity=Y[:, 1:])
 
     def critical_time_step(self) -> tuple[float, int, float]:

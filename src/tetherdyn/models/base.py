@@ -190,7 +190,7 @@ class RunData:
             held = self.model.held
         return None if held is None else np.ascontiguousarray(held, dtype=np.int64)
 
-    def _fields(self, names: tuple[str, str], key: str) -> None:
+    def _fields(self, names: tuple[str, ...], key: str) -> None:
         have = getattr(self.args, "_fields", ())
         if not all(n in have for n in names):
             raise ValueError(f"{key}: model {self.model.name or type(self.model).__name__} "
@@ -230,7 +230,7 @@ class RunData:
     @property
     def winch(self) -> np.ndarray:
         """The winch parameters (winch.py's W_* layout; read-only)."""
-        self._fields(("winch", "winch"), "winch")
+        self._fields(("winch",), "winch")
         return self.args.winch
 
     def save(self) -> dict[str, np.ndarray]:
