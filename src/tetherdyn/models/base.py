@@ -70,13 +70,18 @@ import math
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import loop
 from ..case import Case
 
 __all__ = ["Formulation", "RunData", "rk4_critical_step", "lumped_nodes", "uniform_elements"]
 
 
-@kernel
+# Not cached on disk (``loop``, unlike ``kernel``): every formulation's data type reaches
+# this one function, formulations defined outside the package (tests, the validation lab)
+# included, and a cache index that names such a type cannot be loaded where its module is
+# not importable (ModuleNotFoundError: No module named 'validation', seen when an example
+# ran after the tests). Compiling it costs microseconds.
+@loop
 def no_remesh(t, y, data):
     """The remesh hook of a formulation whose layout never changes."""
     return 0
