@@ -101,8 +101,9 @@ class ToyPendulum(Formulation):
         omega = math.sqrt(par[K] / par[M])
         return rk4_critical_step(omega, 0.0), 0, omega
 
-    def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
-        pivot, g, _, par = self.data
+    def outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None
+                ) -> dict[str, np.ndarray]:
+        pivot, g, _, par = self.data if data is None else data
         n = times.size
         pos = np.empty((n, 2, 3))
         vel = np.zeros((n, 2, 3))

@@ -27,7 +27,7 @@ import numpy as np
 from tetherdyn._jit import kernel
 from tetherdyn.case import load_case
 from tetherdyn.integrate import integrate
-from tetherdyn.integrate.implicit import ga_step, parameters
+from tetherdyn.integrate.implicit import S_STATUS, ga_step, parameters
 from tetherdyn.models import build_model
 from tetherdyn.models.base import Formulation
 from tetherdyn.simulate import simulate
@@ -115,7 +115,8 @@ class LinearOscillator(Formulation):
     def initial_state(self) -> np.ndarray:
         return self._y0.copy()
 
-    def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
+    def outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None
+                ) -> dict[str, np.ndarray]:
         return dict(position=Y[:, :1], velocity=Y[:, 1:])
 
     def critical_time_step(self) -> tuple[float, int, float]:
@@ -136,7 +137,7 @@ def measured_spectral_radius(rho_inf: float, dt_over_T: float = 1e4) -> tuple[fl
         z[col] = 1.0
         y, a, state = ga_step(model, 0.0, np.array([z[0], z[1] / h]), np.array([z[2] / h**2]),
                               h, alpha)
-        if state[0] != 0:
+        if state[S_STATUS] != 0:
             raise RuntimeError(f"the oscillator step failed: state {state}")
         A[:, col] = (y[0], h * y[1], h * h * a[0])
     return float(np.max(np.abs(np.linalg.eigvals(A)))), A

@@ -8,8 +8,8 @@ forces the tether exerts on them.
 Each driven end moves over the step on the cubic Hermite curve from its position and
 velocity at the start of the step to the ones the host gives for its end (or on a straight
 line when the host gives only a position), so the tether sees a C1 motion across steps.
-The step runs the case's integrator (rk4 with ``solver.dt``, or rk45 with its tolerances)
-in one compiled call into preallocated arrays: no allocation per step.
+The step runs the case's integrator (rk4 with ``solver.dt``, rk45 with its tolerances, or
+generalized-α) in one compiled call into preallocated arrays: no allocation per step.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ import numpy as np
 from ._jit import kernel
 from .boundary import eval_motion
 from .case import Case, load_case
-from .integrate import SimulationError, _fail
-from .integrate.explicit import rk4_chunk, rk45_chunk
+from .integrate import StepperOptions, make_stepper
 from .models import build_model
+from .models.base import RunData
 from .winch import W_LMIN, W_LNOM
 
 __all__ = ["Simulator"]
@@ -59,50 +59,60 @@ class Simulator:
 
     ``case``: a Case, case dict or YAML path. Ends that are ``fixed`` or ``prescribed`` in
     the case can be driven by the host (``step(start=..., end=...)``); an end the host
-    never drives keeps the case's motion. Free ends stay free.
+    never drives keeps the case's motion. Free ends stay free. Any of the case's methods
+    (rk4, rk45, generalized_alpha) runs the steps: the Simulator drives the case's
+    :class:`~tetherdyn.integrate.Stepper` with its own run data (``data``: a
+    :class:`~tetherdyn.models.base.RunData`, so two Simulators of one model never see each
+    other), and a host-driven end's held coordinates come from the host's segment in
+    every stage or Newton iteration alike.
     """
 
     def __init__(self, case: Case | dict | str | Path) -> None:
         self.case = load_case(case)
         self.method = self.case.method
-        if self.method not in ("rk4", "rk45"):
-            raise ValueError(f"solver.method: the step API runs rk4 or rk45, not {self.method} "
-                             "(set solver.method in the case)")
         self.model = build_model(self.case)
+        self.data = RunData(self.model)
         self.t = 0.0
-        y = np.ascontiguousarray(self.model.initial_state(), dtype=float).copy()
-        self.model.enforce(0.0, y, self.model.data)
-        bad = self.model.check(0.0, y, self.model.data)
-        if bad >= 0:
-            raise SimulationError(f"the initial state is not finite or absurd in element {bad}")
-        self.y = y
-        ny = y.size
-        self._k = np.empty((7, ny))
+        self._stepper = make_stepper(self.method, self.model, self.data,
+                                     self.model.initial_state(), 0.0,
+                                     StepperOptions.from_case(self.case))
+        ny = self.y.size
         self._Y = np.empty((1, ny))
-        self._yt = np.empty(ny)
-        self._ynew = np.empty(ny)
-        self._info = np.zeros(4)
-        self._rk45 = np.array([0.0, 0.0, -1.0, 0.0, self.case.solver.dt, 0.0])
         self._times = np.zeros(1)
         self._forces = np.zeros((2, 3))
         self._motion = np.zeros((3, 3))
-        self.rhs_evaluations = 0
-        # a driven end's motion: one Hermite segment on [t, inf) rewritten every step
-        self._driven: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        # a host-driven winch schedule: one segment on [t, inf) rewritten every step
-        self._payout: tuple[np.ndarray, np.ndarray] | None = None
+        # ends whose motion the host drives: one segment on [t, inf) in the run data,
+        # rewritten every step
+        self._driven: set[str] = set()
+        # whether the host drives the winch schedule (one segment, likewise)
+        self._payout = False
         self._update_forces()
 
     # -- state ------------------------------------------------------------------------
+    @property
+    def y(self) -> np.ndarray:
+        """The formulation's state vector (the stepper's own array)."""
+        return self._stepper.y
+
     @property
     def state(self) -> np.ndarray:
         """The formulation's state vector (a copy); see the model's docs for its layout."""
         return self.y.copy()
 
+    @property
+    def rhs_evaluations(self) -> int:
+        """rhs evaluations so far (generalized_alpha: force evaluations)."""
+        return self._stepper.rhs_evaluations
+
+    @property
+    def stepper(self):
+        """The :class:`~tetherdyn.integrate.Stepper` running the steps."""
+        return self._stepper
+
     def end_state(self, which: str) -> tuple[np.ndarray, np.ndarray] | None:
         """Position [m] and velocity [m/s] of a held end now (None for a free end)."""
         if which in self._driven:
-            breaks, coeffs = self._driven[which]
+            breaks, coeffs = self.data.end_motion(which)
             eval_motion(breaks, coeffs, self.t, self._motion)
             return self._motion[0].copy(), self._motion[1].copy()
         return self.case.end_state(which, self.t)
@@ -124,38 +134,21 @@ class Simulator:
         (arrays reused by the next step: copy them to keep them).
         """
         t1 = self.t + dt
-        for which, target in (("start", start), ("end", end)):
-            if target is not None:
-                self._drive(which, t1, target)
-        if payout_speed is not None:
-            self._drive_payout(t1, float(payout_speed))
-        d = self.model.data
-        m = self.model
         if self.method == "rk4":
             n = dt / self.case.solver.dt
             steps = int(round(n))
             if steps < 1 or abs(n - steps) > 1e-9 * max(1.0, n):
                 raise ValueError(f"dt = {dt:g} s must be a whole multiple of solver.dt = "
                                  f"{self.case.solver.dt:g} s (rk4)")
-            k = self._k
-            got = rk4_chunk(m.rhs, m.enforce, m.remesh, m.check, d, self.t,
-                            self.case.solver.dt, 0, steps, 1, self.y, self._Y, k[0], k[1],
-                            k[2], k[3], k[4], self._info)
-            self.rhs_evaluations = int(self._info[3])
-            failed = got < 1
-            info = self._info
-        else:
-            self._times[0] = t1
-            s = self.case.solver
-            got = rk45_chunk(m.rhs, m.enforce, m.remesh, m.check, d, self.t, self._times, self.y,
-                             self._Y, self._k, self._yt, self._ynew, s.rtol, s.atol,
-                             s.max_steps, self._rk45)
-            self.rhs_evaluations = int(self._rk45[3])
-            failed = got < 1
-            info = self._rk45
-        if failed:
-            raise _fail(self.model, info)
-        self.y[:] = self._Y[0]
+        for which, target in (("start", start), ("end", end)):
+            if target is not None:
+                self._drive(which, t1, target)
+        if payout_speed is not None:
+            self._drive_payout(t1, float(payout_speed))
+        if self.method == "rk4":
+            self._stepper.rebase()  # each host step on its own grid from its start
+        self._times[0] = t1
+        self._stepper.advance(self._times, self._Y)
         self.t = t1
         self._update_forces()
         return self._forces[0], self._forces[1]
@@ -171,11 +164,9 @@ class Simulator:
             p, v = self.case.end_state(which, self.t)
             coeffs[0, :, 3] = p
             coeffs[0, :, 2] = v
-            self._driven[which] = (breaks, coeffs)
-            field = "0" if which == "start" else "1"
-            self.model.data = self.model.data._replace(
-                **{f"breaks{field}": breaks, f"coeffs{field}": coeffs})
-        breaks, coeffs = self._driven[which]
+            self.data.set_end_motion(which, breaks, coeffs)
+            self._driven.add(which)
+        breaks, coeffs = self.data.end_motion(which)
         if isinstance(target, tuple | list) and len(target) == 2 and np.ndim(target[0]) == 1:
             p1 = np.asarray(target[0], dtype=float)
             v1 = np.asarray(target[1], dtype=float)
@@ -195,15 +186,14 @@ class Simulator:
         if side is None or self.case.payout_schedule is None:
             raise ValueError("payout_speed: needs a winch end with a speed or length schedule "
                              "(a tension-controlled winch sets its own speed)")
-        w = self.model.data.winch
-        if self._payout is None:
-            self._payout = (np.array([self.t, math.inf]), np.zeros((1, 3, 4)))
+        w = self.data.winch
+        if not self._payout:
+            breaks, coeffs = np.array([self.t, math.inf]), np.zeros((1, 3, 4))
             motion = self.case.payout_schedule
-            self._payout[1][0, 0, 3], self._payout[1][0, 0, 2] = (
-                x[0] for x in motion.evaluate(self.t)[:2])
-            self.model.data = self.model.data._replace(wbreaks=self._payout[0],
-                                                       wcoeffs=self._payout[1])
-        breaks, coeffs = self._payout
+            coeffs[0, 0, 3], coeffs[0, 0, 2] = (x[0] for x in motion.evaluate(self.t)[:2])
+            self.data.set_payout(breaks, coeffs)
+            self._payout = True
+        breaks, coeffs = self.data.payout()
         eval_motion(breaks, coeffs, self.t, self._motion)
         ell, v0 = self._motion[0, 0], self._motion[1, 0]
         h = t1 - self.t
@@ -219,21 +209,19 @@ class Simulator:
         coeffs[0, 0, :] = ((0.0, 0.5 * (speed - v0) / h, v0, ell))
 
     def _update_forces(self) -> None:
-        self.model.end_forces(self.t, self.y, self._forces)
+        self.model.end_forces(self.t, self.y, self._forces, self.data.args)
 
     # -- save / restore ---------------------------------------------------------------
     def save(self, path: str | Path) -> Path:
-        """Write the run's state (time, state vector, driven-end motion, integrator state
-        and the case) to an ``.npz`` file; :meth:`load` continues it bit for bit."""
+        """Write the run's state (time, the stepper's full state with its run data: state
+        vector, integrator state, driven-end and winch schedules, and the case) to an
+        ``.npz`` file; :meth:`load` continues it bit for bit."""
         path = Path(path)
-        arrays: dict[str, Any] = dict(t=np.array(self.t), y=self.y,
-                                      rk45=self._rk45, case=np.array(self.case.to_yaml()),
-                                      base_dir=np.array(str(self.case.base_dir)))
-        for which, (breaks, coeffs) in self._driven.items():
-            arrays[f"{which}_breaks"] = breaks
-            arrays[f"{which}_coeffs"] = coeffs
-        if self._payout is not None:
-            arrays["payout_breaks"], arrays["payout_coeffs"] = self._payout
+        arrays: dict[str, Any] = dict(t=np.array(self.t), case=np.array(self.case.to_yaml()),
+                                      base_dir=np.array(str(self.case.base_dir)),
+                                      driven=np.array(sorted(self._driven), dtype=str),
+                                      payout=np.array(self._payout))
+        arrays.update(self._stepper.save())
         with path.open("wb") as fh:
             np.savez(fh, **arrays)
         return path
@@ -244,21 +232,9 @@ class Simulator:
         with np.load(Path(path), allow_pickle=False) as f:
             data = {k: f[k] for k in f.files}
         sim = cls(load_case(str(data["case"]), base_dir=str(data["base_dir"])))
+        sim._stepper.restore(data)
         sim.t = float(data["t"])
-        sim.y[:] = data["y"]
-        sim._rk45[:] = data["rk45"]
-        for which in _ENDS:
-            if f"{which}_breaks" in data:
-                field = "0" if which == "start" else "1"
-                breaks = data[f"{which}_breaks"].copy()
-                coeffs = np.ascontiguousarray(data[f"{which}_coeffs"]).copy()
-                sim._driven[which] = (breaks, coeffs)
-                sim.model.data = sim.model.data._replace(
-                    **{f"breaks{field}": breaks, f"coeffs{field}": coeffs})
-        if "payout_breaks" in data:
-            sim._payout = (data["payout_breaks"].copy(),
-                           np.ascontiguousarray(data["payout_coeffs"]).copy())
-            sim.model.data = sim.model.data._replace(wbreaks=sim._payout[0],
-                                                     wcoeffs=sim._payout[1])
+        sim._driven = {str(w) for w in data["driven"] if w in _ENDS}
+        sim._payout = bool(data["payout"])
         sim._update_forces()
         return sim

@@ -44,7 +44,7 @@ def build_results(case: Case, model: Formulation, run: IntegrationResult) -> xr.
     e.g. nodal slopes) as ``name: (dims, values, attrs)`` with ``units`` and
     ``long_name`` in attrs; they go into the Dataset unchanged.
     """
-    out = model.outputs(run.times, run.states)
+    out = model.outputs(run.times, run.states, run.data)
     dims = {
         "position": ("time", "node", "axis"),
         "velocity": ("time", "node", "axis"),

@@ -29,11 +29,9 @@ from pathlib import Path
 import numpy as np
 
 from .case import Case, load_case
-from .integrate import SimulationError, _fail, alpha_parameters
-from .integrate.explicit import rk4_chunk, rk45_chunk
-from .integrate.implicit import Workspace, make_params
+from .integrate import SimulationError, StepperOptions, make_stepper
 from .models import build_model
-from .models.base import Formulation
+from .models.base import Formulation, RunData
 
 __all__ = ["Continuation", "SteadyState", "NotSettledError", "settle"]
 
@@ -45,6 +43,8 @@ class NotSettledError(SimulationError):
 class Continuation:
     """A run that can be continued: ``advance(duration, output_interval)`` integrates from
     the current time and state with the case's method and step and returns the outputs.
+    It drives the case's :class:`~tetherdyn.integrate.Stepper` (``stepper``), whose run
+    data (``data``) the outputs are evaluated with.
 
     ``y0``: a starting state vector (the model's layout) instead of the case's initial
     shape, at time ``t0`` [s]; held ends are overwritten with the case's motion at ``t0``.
@@ -55,33 +55,21 @@ class Continuation:
         self.case = load_case(case)
         self.model: Formulation = build_model(self.case)
         m = self.model
-        y = m.initial_state() if y0 is None else y0
-        y = np.ascontiguousarray(y, dtype=float).copy()
-        m.enforce(t0, y, m.data)
-        bad = m.check(t0, y, m.data)
-        if bad >= 0:
-            raise SimulationError(f"the starting state is not finite or absurd in element {bad}")
-        self.y = y
-        self.t = float(t0)
         self.method = self.case.method
-        s = self.case.solver
-        self.dt = s.dt
-        ny = y.size
-        if self.method == "rk4":
-            self._k = np.empty((5, ny))
-            self._info = np.zeros(4)
-            self._steps = 0  # steps taken since t0 (times are t0 + steps * dt, no drift)
-            self._origin = self.t
-        elif self.method == "rk45":
-            self._k = np.empty((7, ny))
-            self._yt = np.empty(ny)
-            self._ynew = np.empty(ny)
-            self._state = np.array([0.0, 0.0, -1.0, 0.0, s.dt, 0.0])
-        else:
-            params = make_params(alpha_parameters(m), s.rtol, s.atol, s.dt, bool(s.adaptive),
-                                 s.max_steps)
-            self._ws = Workspace(m, y, params)
-            self._ws.initial_acceleration(m, self.t, y)
+        self.dt = self.case.solver.dt
+        self.stepper = make_stepper(self.method, m, None, m.initial_state() if y0 is None
+                                    else y0, t0, StepperOptions.from_case(self.case))
+        self.t = float(t0)
+
+    @property
+    def y(self) -> np.ndarray:
+        """The current state (the stepper's array)."""
+        return self.stepper.y
+
+    @property
+    def data(self) -> RunData:
+        """The run's data."""
+        return self.stepper.data
 
     def advance(self, duration: float, output_interval: float
                 ) -> tuple[np.ndarray, np.ndarray]:
@@ -93,34 +81,18 @@ class Continuation:
         n_out = int(math.floor(duration / output_interval + 1e-9))
         if n_out < 1:
             raise ValueError("duration must be at least one output_interval")
-        m = self.model
         Y = np.empty((n_out, self.y.size))
+        st = self.stepper
         if self.method == "rk4":
             spo = int(round(output_interval / self.dt))
             if spo < 1 or abs(output_interval / self.dt - spo) > 1e-9 * spo:
                 raise ValueError(f"output_interval {output_interval:g} s must be a whole "
                                  f"multiple of solver.dt = {self.dt:g} s (rk4)")
-            k = self._k
-            got = rk4_chunk(m.rhs, m.enforce, m.remesh, m.check, m.data, self._origin, self.dt,
-                            self._steps, spo, n_out, self.y, Y, k[0], k[1], k[2], k[3], k[4],
-                            self._info)
-            if self._info[0] != 0 or got < n_out:
-                raise _fail(m, self._info)
-            times = self._origin + self.dt * (self._steps + spo * np.arange(1, n_out + 1))
-            self._steps += spo * n_out
+            # on rk4's step grid (times are origin + steps * dt, no drift)
+            times = st.origin + self.dt * (st.grid_steps + spo * np.arange(1, n_out + 1))
         else:
             times = self.t + output_interval * np.arange(1, n_out + 1)
-            if self.method == "rk45":
-                s = self.case.solver
-                got = rk45_chunk(m.rhs, m.enforce, m.remesh, m.check, m.data, self.t, times,
-                                 self.y, Y, self._k, self._yt, self._ynew, s.rtol, s.atol,
-                                 s.max_steps, self._state)
-                if self._state[0] != 0 or got < n_out:
-                    raise _fail(m, self._state)
-            else:
-                got = self._ws.run(m, self.t, times, self.y, Y)
-                if self._ws.state[0] != 0 or got < n_out:
-                    raise _fail(m, self._ws.state, "generalized_alpha")
+        st.advance(times, Y)
         self.t = float(times[-1])
         return times, Y
 
@@ -156,9 +128,9 @@ def _down(case: Case) -> np.ndarray:
     return g / n if n > 0 else np.array([0.0, 0.0, -1.0])
 
 
-def _signals(case: Case, model: Formulation, times: np.ndarray, Y: np.ndarray,
+def _signals(case: Case, model: Formulation, data: RunData, times: np.ndarray, Y: np.ndarray,
              centre, frame: str | None) -> tuple[dict[str, np.ndarray], dict]:
-    out = model.outputs(times, Y)
+    out = model.outputs(times, Y, data.args)
     pos = np.asarray(out["position"])
     down = _down(case)
     rel = pos[:, -1, :] - pos[:, 0, :]
@@ -220,7 +192,7 @@ def settle(case: Case | dict | str | Path | Continuation, *, y0: np.ndarray | No
         if remaining < sample * 0.5:
             break
         times, Y = run.advance(min(chunk, remaining), sample)
-        sig, last_out = _signals(c, run.model, times, Y, centre, frame)
+        sig, last_out = _signals(c, run.model, run.data, times, Y, centre, frame)
         hist_t.append(times)
         if record:
             states.append(Y)

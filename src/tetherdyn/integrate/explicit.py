@@ -5,13 +5,20 @@ Model-agnostic: the loops know only ``rhs(t, y, dydt, data)``, ``enforce(t, y, d
 chunk of output intervals with no Python and no allocation per step; the Python driver
 calls it between chunks.
 
-``info`` (float64[4]) is in/out: [status, time of failure, element, rhs evaluations].
-status: 0 ok, 1 blow-up (non-finite or absurd state), 2 step-count limit, 3 step underflow.
+Status arrays (in/out, float64): the layout is defined here and read by name everywhere
+else (integrate/stepper.py): ``S_STATUS`` (0 ok, 1 blow-up: non-finite or absurd state,
+2 step-count limit, 3 step underflow), ``S_TFAIL`` (time of failure [s]), ``S_ELEMENT``
+(offending element, -1: none), ``S_EVALS`` (rhs evaluations), then for rk45 ``S_H`` (next
+step size [s]) and ``S_STEPS`` (steps taken). rk4's ``info`` has the first
+``RK4_STATE_SIZE`` = 4 entries, rk45's ``state`` ``RK45_STATE_SIZE`` = 6;
+integrate/implicit.py extends the same layout.
 """
 
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from .._jit import loop
 
@@ -19,6 +26,11 @@ OK = 0
 BLOWUP = 1
 MAX_STEPS = 2
 STEP_UNDERFLOW = 3
+
+# status array indices (module docstring)
+S_STATUS, S_TFAIL, S_ELEMENT, S_EVALS, S_H, S_STEPS = range(6)
+RK4_STATE_SIZE = 4
+RK45_STATE_SIZE = 6
 
 
 @loop
@@ -56,20 +68,20 @@ def rk4_chunk(rhs, enforce, remesh, check, data, t_start, dt, steps_done, steps_
             for i in range(ny):
                 y[i] += dt / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i])
             step += 1
-            info[3] += 4.0
+            info[S_EVALS] += 4.0
             enforce(t_start + step * dt, y, data)
             remesh(t_start + step * dt, y, data)
             if not _state_finite(y):
-                info[0] = BLOWUP
-                info[1] = t_start + step * dt
-                info[2] = check(t_start + step * dt, y, data)
+                info[S_STATUS] = BLOWUP
+                info[S_TFAIL] = t_start + step * dt
+                info[S_ELEMENT] = check(t_start + step * dt, y, data)
                 return j
         t = t_start + step * dt
         bad = check(t, y, data)
         if bad >= 0:
-            info[0] = BLOWUP
-            info[1] = t
-            info[2] = bad
+            info[S_STATUS] = BLOWUP
+            info[S_TFAIL] = t
+            info[S_ELEMENT] = bad
             return j
         for i in range(ny):
             Y[j, i] = y[i]
@@ -99,22 +111,22 @@ def rk45_chunk(rhs, enforce, remesh, check, data, t, t_outputs, y, Y, k, yt, yne
     the first-same-as-last stage is reused. Returns the number of outputs written.
     """
     ny = y.size
-    h = state[4]
-    steps = state[5]
+    h = state[S_H]
+    steps = state[S_STEPS]
     have_k0 = False
     for j in range(t_outputs.size):
         t_target = t_outputs[j]
         while t < t_target - 1e-14 * max(1.0, abs(t_target)):
             if steps >= max_steps:
-                state[0] = MAX_STEPS
-                state[1] = t
-                state[4] = h
-                state[5] = steps
+                state[S_STATUS] = MAX_STEPS
+                state[S_TFAIL] = t
+                state[S_H] = h
+                state[S_STEPS] = steps
                 return j
             hs = min(h, t_target - t)
             if not have_k0:
                 rhs(t, y, k[0], data)
-                state[3] += 1.0
+                state[S_EVALS] += 1.0
             for i in range(ny):
                 yt[i] = y[i] + hs * _A21 * k[0, i]
             rhs(t + _C2 * hs, yt, k[1], data)
@@ -136,7 +148,7 @@ def rk45_chunk(rhs, enforce, remesh, check, data, t, t_outputs, y, Y, k, yt, yne
                 ynew[i] = y[i] + hs * (_B1 * k[0, i] + _B3 * k[2, i] + _B4 * k[3, i]
                                        + _B5 * k[4, i] + _B6 * k[5, i])
             rhs(t + hs, ynew, k[6], data)
-            state[3] += 6.0
+            state[S_EVALS] += 6.0
             steps += 1
             err = 0.0
             for i in range(ny):
@@ -162,22 +174,60 @@ def rk45_chunk(rhs, enforce, remesh, check, data, t, t_outputs, y, Y, k, yt, yne
             else:
                 h = hs * max(0.2, 0.9 * err ** -0.2)
             if h < 1e-14 * max(1.0, abs(t)):
-                state[0] = STEP_UNDERFLOW
-                state[1] = t
-                state[2] = check(t, y, data)
-                state[4] = h
-                state[5] = steps
+                state[S_STATUS] = STEP_UNDERFLOW
+                state[S_TFAIL] = t
+                state[S_ELEMENT] = check(t, y, data)
+                state[S_H] = h
+                state[S_STEPS] = steps
                 return j
         bad = check(t, y, data)
         if bad >= 0:
-            state[0] = BLOWUP
-            state[1] = t
-            state[2] = bad
-            state[4] = h
-            state[5] = steps
+            state[S_STATUS] = BLOWUP
+            state[S_TFAIL] = t
+            state[S_ELEMENT] = bad
+            state[S_H] = h
+            state[S_STEPS] = steps
             return j
         for i in range(ny):
             Y[j, i] = y[i]
-    state[4] = h
-    state[5] = steps
+    state[S_H] = h
+    state[S_STEPS] = steps
     return t_outputs.size
+
+
+class RK4Workspace:
+    """The work arrays of one RK4 run (allocated once, reused by every chunk): four stages
+    and a trial state (n_state each) and the status array ``state`` (RK4_STATE_SIZE)."""
+
+    def __init__(self, ny: int) -> None:
+        self.k = tuple(np.empty(ny) for _ in range(5))
+        self.state = np.zeros(RK4_STATE_SIZE)
+
+    def run(self, model, data: tuple, t_start: float, dt: float, steps_done: int,
+            steps_per_output: int, n_outputs: int, y: np.ndarray, Y: np.ndarray) -> int:
+        """:func:`rk4_chunk` with the model's kernels and the run's ``data`` tuple."""
+        k1, k2, k3, k4, yt = self.k
+        return rk4_chunk(model.rhs, model.enforce, model.remesh, model.check, data, t_start,
+                         dt, steps_done, steps_per_output, n_outputs, y, Y, k1, k2, k3, k4, yt,
+                         self.state)
+
+
+class RK45Workspace:
+    """The work arrays of one Dormand–Prince run (allocated once, reused by every chunk):
+    the stages (7, n_state), a trial and a new state, and the status array ``state``
+    (RK45_STATE_SIZE) with the first trial step ``h0`` [s]."""
+
+    def __init__(self, ny: int, h0: float) -> None:
+        self.k = np.empty((7, ny))
+        self.yt = np.empty(ny)
+        self.ynew = np.empty(ny)
+        self.state = np.zeros(RK45_STATE_SIZE)
+        self.state[S_ELEMENT] = -1.0
+        self.state[S_H] = h0
+
+    def run(self, model, data: tuple, t: float, t_outputs: np.ndarray, y: np.ndarray,
+            Y: np.ndarray, rtol: float, atol: float, max_steps: int) -> int:
+        """:func:`rk45_chunk` with the model's kernels and the run's ``data`` tuple."""
+        return rk45_chunk(model.rhs, model.enforce, model.remesh, model.check, data, t,
+                          t_outputs, y, Y, self.k, self.yt, self.ynew, rtol, atol, max_steps,
+                          self.state)

@@ -21,12 +21,12 @@ with J = (1 − α_m) M − ∂F(q_α(a), v_α(a))/∂a = (1 − α_m) M − (1 
 colouring (2·band + 1 perturbed force evaluations per Jacobian, whatever n_q); J is
 factorised by a banded LU with partial pivoting inside the band.
 
-``state`` (float64[14]) is in/out:
-[status, t_fail, element, force evaluations, next step h, steps, scaled Newton increment at
-failure, max |residual| at failure, Jacobians, rejected steps, Newton iterations,
-h of the factorised Jacobian (0: none), h at failure, spare]. status as in explicit.py plus
-NEWTON_FAILED. ``params`` (float64[10]): [α_m, α_f, β, γ, rtol, atol, dt, adaptive (0/1),
-max_steps, smallest step].
+``state`` (float64[14]) is in/out, read by name through the S_* indices (the first six as
+in explicit.py): [status, t_fail, element, force evaluations, next step h, steps, scaled
+Newton increment at failure, max |residual| at failure, Jacobians, rejected steps, Newton
+iterations, h of the factorised Jacobian (0: none), h at failure, spare]. status as in
+explicit.py plus NEWTON_FAILED. ``params`` (float64[10]): [α_m, α_f, β, γ, rtol, atol, dt,
+adaptive (0/1), max_steps, smallest step].
 """
 
 from __future__ import annotations
@@ -36,7 +36,17 @@ import math
 import numpy as np
 
 from .._jit import kernel, loop
-from .explicit import BLOWUP, MAX_STEPS, STEP_UNDERFLOW
+from .explicit import (
+    BLOWUP,
+    MAX_STEPS,
+    S_ELEMENT,
+    S_EVALS,
+    S_H,
+    S_STATUS,
+    S_STEPS,
+    S_TFAIL,
+    STEP_UNDERFLOW,
+)
 
 __all__ = ["NEWTON_FAILED", "parameters", "ga_chunk", "band_lu", "band_solve", "ga_step",
            "STATE_SIZE"]
@@ -44,9 +54,8 @@ __all__ = ["NEWTON_FAILED", "parameters", "ga_chunk", "band_lu", "band_solve", "
 #: status: Newton did not converge even at the smallest step allowed
 NEWTON_FAILED = 4
 STATE_SIZE = 14
-# state indices
-S_STATUS, S_TFAIL, S_ELEMENT, S_EVALS, S_H, S_STEPS, S_INCR, S_RESID = range(8)
-S_JACS, S_REJECTS, S_ITERS, S_HJAC, S_HFAIL = range(8, 13)
+# state indices: the first six as in explicit.py (S_STATUS … S_STEPS), then
+S_INCR, S_RESID, S_JACS, S_REJECTS, S_ITERS, S_HJAC, S_HFAIL = range(6, 13)
 # params indices
 P_AM, P_AF, P_BETA, P_GAMMA, P_RTOL, P_ATOL, P_DT, P_ADAPT, P_MAXSTEPS, P_HMIN = range(10)
 
@@ -424,11 +433,14 @@ def ga_chunk(force, mass, held_acc, enforce, remesh, rhs, check, data, band, hel
 class Workspace:
     """The work arrays of one generalized-α run (allocated once, reused by every chunk)."""
 
-    def __init__(self, model, y: np.ndarray, params: np.ndarray) -> None:
+    def __init__(self, model, y: np.ndarray, params: np.ndarray,
+                 held: np.ndarray | None = None) -> None:
         nq = int(model.n_q)
         b = int(model.band)
         self.band = b
-        self.held = np.ascontiguousarray(model.held, dtype=np.int64)
+        # the run's held flags (models/base.py RunData.held: a winch split or merge
+        # rewrites them in place), else the model's
+        self.held = np.ascontiguousarray(model.held if held is None else held, dtype=np.int64)
         ny = y.size
         if ny != 2 * nq:
             raise ValueError(f"model {model.name}: state size {ny} is not 2 n_q = {2 * nq}")
@@ -447,11 +459,11 @@ class Workspace:
         self.state = np.zeros(STATE_SIZE)
         self.state[S_H] = params[P_DT]
 
-    def initial_acceleration(self, model, t: float, y: np.ndarray) -> None:
-        """a(t) from the model's first-order rhs (M⁻¹F on free coordinates, held_acc on
-        held ones: the contract of models/base.py)."""
+    def initial_acceleration(self, model, t: float, y: np.ndarray, data: tuple) -> None:
+        """a(t) from the model's first-order rhs with the run's ``data`` (M⁻¹F on free
+        coordinates, held_acc on held ones: the contract of models/base.py)."""
         dydt = np.zeros(y.size)
-        model.rhs(t, y, dydt, model.data)
+        model.rhs(t, y, dydt, data)
         self.a[:] = dydt[self.a.size:]
 
     def stats(self) -> dict:
@@ -461,9 +473,11 @@ class Workspace:
                     newton_iterations=int(st[S_ITERS]), steps=int(st[S_STEPS]),
                     force_evaluations=int(st[S_EVALS]), last_step=float(st[S_H]))
 
-    def run(self, model, t: float, t_outputs: np.ndarray, y: np.ndarray, Y: np.ndarray) -> int:
+    def run(self, model, data: tuple, t: float, t_outputs: np.ndarray, y: np.ndarray,
+            Y: np.ndarray) -> int:
+        """:func:`ga_chunk` with the model's kernels and the run's ``data`` tuple."""
         return ga_chunk(model.force, model.mass, model.held_acc, model.enforce, model.remesh,
-                        model.rhs, model.check, model.data, self.band, self.held, t, t_outputs,
+                        model.rhs, model.check, data, self.band, self.held, t, t_outputs,
                         y, Y, self.a, self.an,
                         self.y1, self.ya, self.F, self.Fp, self.ap, self.r, self.Mb, self.W,
                         self.piv, self.params, self.state)
@@ -485,10 +499,13 @@ def ga_step(model, t: float, y: np.ndarray, a: np.ndarray, h: float,
     """One generalized-α step of size h from (y, a) at t: returns (y_{n+1}, a_{n+1}, state).
 
     For analysis (amplification matrices); runs still go through ``integrate``."""
+    from ..models.base import RunData
+
     y = np.ascontiguousarray(y, dtype=float).copy()
     params = make_params(alpha, rtol, atol, h, False, 10)
-    ws = Workspace(model, y, params)
+    data = RunData(model)
+    ws = Workspace(model, y, params, data.held)
     ws.a[:] = a
     Y = np.zeros((1, y.size))
-    ws.run(model, t, np.array([t + h]), y, Y)
+    ws.run(model, data.args, t, np.array([t + h]), y, Y)
     return y, ws.a.copy(), ws.state.copy()

@@ -51,8 +51,11 @@ def supports_of(model_type: str) -> Supports:
 
 
 def build_model(case: Case) -> Formulation:
-    """The formulation a validated case asks for."""
-    return formulation_class(case.model.type)(case)
+    """The formulation a validated case asks for, its constants frozen (base.py: Model and
+    data)."""
+    model = formulation_class(case.model.type)(case)
+    model.freeze()
+    return model
 
 
 __all__ = ["Formulation", "REGISTRY", "Supports", "build_model", "formulation_class",

@@ -71,6 +71,9 @@ Ancf2dData = namedtuple(
         "q", "qd", "force", "acc", "hacc", "motion", "tmp", "energy",
     ],
 )
+#: what a run mutates (models/base.py: Model and data): host schedules, work arrays
+RUN_FIELDS = ("breaks0", "coeffs0", "breaks1", "coeffs1", "q", "qd", "force", "acc", "hacc",
+              "motion", "tmp", "energy")
 
 
 # -- shape functions and the constant matrices ---------------------------------------------
@@ -562,6 +565,7 @@ class Ancf2d(Formulation):
     rhs = staticmethod(rhs)
     enforce = staticmethod(enforce)
     check = staticmethod(check)
+    run_fields = RUN_FIELDS
     force = staticmethod(force)
     mass = staticmethod(mass)
     held_acc = staticmethod(held_acc)
@@ -697,7 +701,7 @@ class Ancf2d(Formulation):
         slope[..., 0], slope[..., 2] = q[..., 2], q[..., 3]
         return pos, vel, slope
 
-    def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict:
+    def outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None) -> dict:
         k = times.size
         N = self.n_elements
         Y = np.ascontiguousarray(Y, dtype=float)
@@ -706,15 +710,17 @@ class Ancf2d(Formulation):
         f1 = np.empty((k, 3))
         ke = np.empty(k)
         pe = np.empty(k)
-        diagnostics(np.ascontiguousarray(times, dtype=float), Y, self.data,
-                    np.empty(Y.shape[1]), tension, f0, f1, ke, pe)
+        diagnostics(np.ascontiguousarray(times, dtype=float), Y,
+                    self.data if data is None else data, np.empty(Y.shape[1]), tension, f0, f1,
+                    ke, pe)
         pos, vel, slope = self.node_states(Y)
         return dict(position=pos, velocity=vel, tension=tension, start_force=f0,
                     end_force=f1, kinetic_energy=ke, potential_energy=pe,
                     slope=(("time", "node", "axis"), slope,
                            {"units": "1", "long_name": "nodal slope vector dr/ds"}))
 
-    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
+    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray,
+                   data: tuple | None = None) -> None:
         """Forces [N] on the start (out[0]) and end (out[1]) holders; no allocation after
         the first call (buffers kept on the model)."""
         if not hasattr(self, "_probe"):
@@ -724,7 +730,8 @@ class Ancf2d(Formulation):
         times, Y, dydt, tension, f0, f1, ke, pe = self._probe
         times[0] = t
         Y[0] = y
-        diagnostics(times, Y, self.data, dydt, tension, f0, f1, ke, pe)
+        diagnostics(times, Y, self.data if data is None else data, dydt, tension, f0, f1, ke,
+                    pe)
         out[0] = f0[0]
         out[1] = f1[0]
 

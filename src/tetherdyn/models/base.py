@@ -11,8 +11,32 @@ compiled kernels with the signatures the integrators call:
   discrete event asks for it (a winch splitting or merging its element, winch.py) and
   return 1, else return 0. The default does nothing.
 
-``initial_state()``, ``outputs(times, Y)`` (the results variables of the spec) and
-``critical_time_step()`` complete the surface.
+``initial_state()``, ``outputs(times, Y, data=None)`` (the results variables of the spec,
+evaluated with a run's data tuple, default the model's own) and ``critical_time_step()``
+complete the surface.
+
+Model and data (Pinocchio's ``Model`` / ``createData``, MuJoCo's ``mjModel`` / ``mjData``).
+The kernels take one ``data`` tuple that mixes constants with what a run mutates; the split
+is declared, not restructured, so the kernels' arguments and arithmetic stay as they are:
+
+- ``run_fields`` (class attribute, tuple of field names of the data namedtuple): the fields
+  a run mutates — work arrays, held rows, winch tables (changed by a split or merge), host
+  schedules (an end's motion, a winch's payout: rewritten by the step API or the tension
+  controller), tracked state such as a twist branch. ``None`` (the default, for
+  formulations that declare nothing) means every array field.
+- every other array field is a constant: after :meth:`Formulation.freeze` (called by
+  ``build_model`` and by the first :meth:`Formulation.make_data`) it is read-only
+  (``flags.writeable = False``) and shared by all runs of the model.
+- ``model.data``: the model's own data tuple (the template). Its constants are the frozen
+  shared arrays; its run fields belong to the model's own post-processing (``outputs``
+  and ``end_forces`` without a run's data, tests, tools) and are never used by a run.
+- ``model.make_data()``: a fresh data tuple for one run — the constants shared, a fresh
+  copy of every run field, copied from the state the template had when it was frozen (so
+  a run never depends on what post-processing did to the template). Two runs of one model,
+  sequential or interleaved, never see each other.
+- :class:`RunData` wraps one run's tuple (``.args``, what the kernels get as ``data``) and
+  is the only way a run's data changes from outside the kernels: ``set_end_motion``,
+  ``set_payout``, ``save`` / ``restore``; nothing outside this module calls ``_replace``.
 
 Second-order surface (optional; needed by ``solver.method: generalized_alpha``, see
 integrate/implicit.py and docs/generalized_alpha.md). A formulation whose equations are
@@ -47,15 +71,20 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import loop
 
 if TYPE_CHECKING:
     from ..case import Case
 
-__all__ = ["Formulation", "rk4_critical_step", "lumped_nodes", "uniform_elements"]
+__all__ = ["Formulation", "RunData", "rk4_critical_step", "lumped_nodes", "uniform_elements"]
 
 
-@kernel
+# Not cached on disk (``loop``, unlike ``kernel``): every formulation's data type reaches
+# this one function, formulations defined outside the package (tests, the validation lab)
+# included, and a cache index that names such a type cannot be loaded where its module is
+# not importable (ModuleNotFoundError: No module named 'validation', seen when an example
+# ran after the tests). Compiling it costs microseconds.
+@loop
 def no_remesh(t, y, data):
     """The remesh hook of a formulation whose layout never changes."""
     return 0
@@ -65,6 +94,8 @@ class Formulation:
     """Base class: one subclass per model type, built from a Case."""
 
     remesh = staticmethod(no_remesh)
+    #: fields of ``data`` a run mutates (module docstring); None: every array field
+    run_fields: tuple[str, ...] | None = None
 
     name: str = ""
     #: what limits the explicit time step (reported by ``tetherdyn check``)
@@ -87,19 +118,156 @@ class Formulation:
     def initial_state(self) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
+    def outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None
+                ) -> dict[str, np.ndarray]:
         raise NotImplementedError  # pragma: no cover - interface
+
+    # -- model and data ---------------------------------------------------------------
+    def _run_field_names(self) -> tuple[str, ...]:
+        d = self.data
+        names = getattr(d, "_fields", None)
+        if self.run_fields is not None:
+            return tuple(self.run_fields)
+        if names is None:  # a plain tuple: every array item is per run
+            return tuple(str(i) for i, v in enumerate(d) if isinstance(v, np.ndarray))
+        return tuple(f for f in names if isinstance(getattr(d, f), np.ndarray))
+
+    def freeze(self) -> None:
+        """Make the constant arrays of ``data`` read-only and remember the run fields'
+        starting values (what :meth:`make_data` copies). Idempotent."""
+        if getattr(self, "_pristine", None) is not None:
+            return
+        run = self._run_field_names()
+        d = self.data
+        names = getattr(d, "_fields", None) or tuple(str(i) for i in range(len(d)))
+        unknown = set(run) - set(names)
+        if unknown:
+            raise TypeError(f"{type(self).__name__}.run_fields names no data field: "
+                            f"{sorted(unknown)}")
+        for name, v in zip(names, d, strict=True):
+            if isinstance(v, np.ndarray) and name not in run:
+                v.flags.writeable = False
+        self._pristine = {name: v.copy() for name, v in zip(names, d, strict=True)
+                          if name in run and isinstance(v, np.ndarray)}
+
+    def make_data(self) -> tuple:
+        """A fresh data tuple for one run: the frozen constants shared with ``data``, a
+        fresh copy of every run field (module docstring)."""
+        self.freeze()
+        fresh = {k: v.copy() for k, v in self._pristine.items()}
+        d = self.data
+        if hasattr(d, "_replace"):
+            return d._replace(**fresh)
+        return tuple(fresh.get(str(i), v) for i, v in enumerate(d))
 
     def critical_time_step(self) -> tuple[float, int, float]:
         raise NotImplementedError  # pragma: no cover - interface
 
-    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
+    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray,
+                   data: tuple | None = None) -> None:
         """Forces [N] the tether exerts on its start (out[0]) and end (out[1]) holders at
-        state y, time t (the results' start_force / end_force). Models override this with
-        an allocation-free version for the step API; this fallback goes through outputs."""
-        res = self.outputs(np.array([t]), y[None, :])
+        state y, time t (the results' start_force / end_force), with a run's ``data``
+        (default: the model's own). Models override this with an allocation-free version
+        for the step API; this fallback goes through outputs."""
+        res = self.outputs(np.array([t]), y[None, :], data)
         out[0] = res["start_force"][0]
         out[1] = res["end_force"][0]
+
+
+_END_FIELDS = {"start": ("breaks0", "coeffs0"), "end": ("breaks1", "coeffs1")}
+
+
+class RunData:
+    """The data of one run of a built model (module docstring: Model and data).
+
+    ``args`` is the tuple the kernels get as ``data``; read it again after a named setter
+    (a setter may give a new tuple). ``model`` is the model it was made from.
+    """
+
+    def __init__(self, model: Formulation) -> None:
+        self.model = model
+        self.args = model.make_data()
+        self._run = model._run_field_names()
+
+    @property
+    def held(self) -> np.ndarray | None:
+        """The run's held-coordinate flags (int64, n_q; a winch split or merge changes
+        them), or None for a model without the second-order surface."""
+        held = getattr(self.args, "held", None)
+        if held is None:
+            held = self.model.held
+        return None if held is None else np.ascontiguousarray(held, dtype=np.int64)
+
+    def _fields(self, names: tuple[str, ...], key: str) -> None:
+        have = getattr(self.args, "_fields", ())
+        if not all(n in have for n in names):
+            raise ValueError(f"{key}: model {self.model.name or type(self.model).__name__} "
+                             "takes no host schedule here")
+
+    def end_motion(self, which: str) -> tuple[np.ndarray, np.ndarray]:
+        """(breaks [s], coeffs) of the piecewise cubic an end (``"start"`` / ``"end"``)
+        follows in this run (boundary.py's layout)."""
+        names = _END_FIELDS[which]
+        try:
+            return getattr(self.args, names[0]), getattr(self.args, names[1])
+        except AttributeError:
+            self._fields(names, which)
+            raise
+
+    def set_end_motion(self, which: str, breaks: np.ndarray, coeffs: np.ndarray) -> None:
+        """Make a held end follow (breaks [s], coeffs (k, 3, 4)) from now on in this run;
+        the arrays are used as given (the caller may rewrite them in place later)."""
+        names = _END_FIELDS[which]
+        self._fields(names, which)
+        self.args = self.args._replace(**{names[0]: breaks, names[1]: coeffs})
+
+    def payout(self) -> tuple[np.ndarray, np.ndarray]:
+        """(breaks [s], coeffs) of the winch's payout schedule in this run (winch.py)."""
+        try:
+            return self.args.wbreaks, self.args.wcoeffs
+        except AttributeError:
+            self._fields(("wbreaks", "wcoeffs"), "payout")
+            raise
+
+    def set_payout(self, breaks: np.ndarray, coeffs: np.ndarray) -> None:
+        """Make the winch follow the payout schedule (breaks [s], coeffs (k, 3, 4); the
+        deployed length [m] in coefficient row 0) from now on in this run."""
+        self._fields(("wbreaks", "wcoeffs"), "payout")
+        self.args = self.args._replace(wbreaks=breaks, wcoeffs=coeffs)
+
+    @property
+    def winch(self) -> np.ndarray:
+        """The winch parameters (winch.py's W_* layout; read-only)."""
+        self._fields(("winch",), "winch")
+        return self.args.winch
+
+    def save(self) -> dict[str, np.ndarray]:
+        """Every run field's current value, keyed ``data.<field>`` (copies)."""
+        d = self.args
+        out = {}
+        for name in self._run:
+            v = getattr(d, name) if hasattr(d, "_fields") else d[int(name)]
+            out[f"data.{name}"] = np.array(v, copy=True)
+        return out
+
+    def restore(self, arrays: dict[str, np.ndarray]) -> None:
+        """Set the run fields from :meth:`save`'s arrays: in place where the shape and
+        type agree (arrays others hold, e.g. a workspace's held flags, stay valid), else
+        the field takes a copy."""
+        replace = {}
+        for name in self._run:
+            key = f"data.{name}"
+            if key not in arrays:
+                continue
+            new = arrays[key]
+            cur = getattr(self.args, name) if hasattr(self.args, "_fields") else \
+                self.args[int(name)]
+            if cur.shape == new.shape and cur.dtype == new.dtype:
+                np.copyto(cur, new)
+            else:
+                replace[name] = np.ascontiguousarray(new, dtype=cur.dtype).copy()
+        if replace:
+            self.args = self.args._replace(**replace)
 
 
 def _rk4_amplification(z: complex) -> float:

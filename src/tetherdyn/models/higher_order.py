@@ -156,6 +156,12 @@ HigherOrderData = namedtuple(
         "winch", "wbreaks", "wcoeffs", "held", "wmotion", "wstate",
     ],
 )
+#: what a run mutates (models/base.py: Model and data): host schedules, work arrays, the
+#: tracked twist branch (tw), and the layout tables, held rows and spline factor a winch
+#: split or merge rewrites
+RUN_FIELDS = ("breaks0", "coeffs0", "breaks1", "coeffs1", "elem", "node", "fac", "pos", "vel",
+              "force", "r2", "r2dot", "ntan", "hnode", "torsion", "length", "tension", "lam",
+              "motion", "tmp", "tg", "tw", "wbreaks", "wcoeffs", "held", "wmotion", "wstate")
 # With a winch, ``n_nodes`` counts the state's node rows (capacity + the winch's pseudo-node,
 # winch.py); the live count is read from the state and only the live rows of the work
 # arrays are used. Without one both are the node count.
@@ -745,6 +751,7 @@ class HigherOrder(NodeRows):
     rhs = staticmethod(rhs)
     remesh = staticmethod(remesh)
     check = staticmethod(check)
+    run_fields = RUN_FIELDS
     # second-order surface (generalized_alpha)
     band = 3 * BAND_NODES + 2
     force = staticmethod(force)
@@ -845,15 +852,17 @@ class HigherOrder(NodeRows):
         roll difference of the ends again (used before replaying output instants)."""
         self.data.tw[:] = 0.0
 
-    def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
+    def outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None
+                ) -> dict[str, np.ndarray]:
         # padding of the dead node / element columns: NaN with a winch
         res = self._result_arrays(times.size, np.nan if self.winch else 0.0)
-        saved = self.data.tw.copy()
+        d = self.data if data is None else data
+        saved = d.tw.copy()
         if times.size and times[0] <= 0.0:
-            self.reset_twist()  # a replay from t = 0: the twist branch as the run took it
+            d.tw[:] = 0.0  # a replay from t = 0: the twist branch as the run took it
         diagnostics(np.ascontiguousarray(times, dtype=float), np.ascontiguousarray(Y),
-                    self.data, np.empty(Y.shape[1]), np.empty((3, 3)), *res)
-        self.data.tw[:] = saved
+                    d, np.empty(Y.shape[1]), np.empty((3, 3)), *res)
+        d.tw[:] = saved
         tension, f0, f1, ke, pe, curv, twist, tors, wout = res
         pos, vel = self.node_states(Y)
         out = dict(

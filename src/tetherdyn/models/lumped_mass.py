@@ -129,6 +129,11 @@ LumpedMassData = namedtuple(
         "winch", "wbreaks", "wcoeffs", "held", "wmotion", "wstate",
     ],
 )
+#: what a run mutates (models/base.py: Model and data): host schedules, work arrays, and the
+#: layout tables, held rows and spline factor a winch split or merge rewrites
+RUN_FIELDS = ("breaks0", "coeffs0", "breaks1", "coeffs1", "pos", "vel", "force", "tangent",
+              "length", "tension", "motion", "tmp", "elem", "node", "lu", "bfac", "r2",
+              "r2dot", "wb", "shear", "wbreaks", "wcoeffs", "held", "wmotion", "wstate")
 # With a winch, ``n_nodes`` counts the state's node rows (capacity + the winch's pseudo-node,
 # winch.py); the live count is read from the state. Without one both are the node count.
 # Kernels pass individual arrays to their helpers, never the whole tuple: handing a tuple
@@ -454,6 +459,7 @@ class LumpedMass(NodeRows):
     rhs = staticmethod(rhs)
     remesh = staticmethod(remesh)
     check = staticmethod(check)
+    run_fields = RUN_FIELDS
     # second-order surface (generalized_alpha)
     band = 5
     force = staticmethod(force)
@@ -548,10 +554,11 @@ class LumpedMass(NodeRows):
         return k
 
     # -- the formulation surface -------------------------------------------------------
-    def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
+    def outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None
+                ) -> dict[str, np.ndarray]:
         res = self._result_arrays(times.size, np.nan if self.winch else 0.0)
-        diagnostics(times, np.ascontiguousarray(Y), self.data, np.empty(Y.shape[1]),
-                    np.empty((3, 3)), *res)
+        diagnostics(times, np.ascontiguousarray(Y), self.data if data is None else data,
+                    np.empty(Y.shape[1]), np.empty((3, 3)), *res)
         tension, f0, f1, ke, pe, curv, shear, wout = res
         pos, vel = self.node_states(Y)
         out = dict(position=pos, velocity=vel, tension=tension, start_force=f0,

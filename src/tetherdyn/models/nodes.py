@@ -544,9 +544,11 @@ class NodeRows(Formulation):
                  np.empty(k)] + [np.full((k, *sizes[s]), fill) for s in self.extra_results]
                 + [np.zeros((k, 6))])
 
-    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
-        """Forces [N] on the start (out[0]) and end (out[1]) holders; no allocation after
-        the first call (buffers kept on the model)."""
+    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray,
+                   data: tuple | None = None) -> None:
+        """Forces [N] on the start (out[0]) and end (out[1]) holders at state y, time t of a
+        run with kernel data ``data`` (None: the model's own template); no allocation after
+        the first call (scratch buffers kept on the model)."""
         if not hasattr(self, "_probe"):
             ny = 6 * self.data.n_nodes
             self._probe = (np.zeros(1), np.zeros((1, ny)), np.empty(ny), np.empty((3, 3)),
@@ -554,7 +556,7 @@ class NodeRows(Formulation):
         p = self._probe
         p[0][0] = t
         p[1][0] = y
-        self.diagnostics(*p[:2], self.data, *p[2:])
+        self.diagnostics(*p[:2], self.data if data is None else data, *p[2:])
         out[0] = p[5][0]
         out[1] = p[6][0]
 

@@ -58,6 +58,9 @@ RigidLinksData = namedtuple(
         "art", "motion", "tmp",
     ],
 )
+#: what a run mutates (models/base.py: Model and data): the root's host schedule, work arrays
+RUN_FIELDS = ("breaks0", "coeffs0", "e", "u", "v", "omega", "joint_pos", "joint_vel",
+              "joint_acc", "force", "torque", "art", "motion", "tmp")
 
 
 @inline_kernel
@@ -379,6 +382,7 @@ class RigidLinks(Formulation):
     rhs = staticmethod(rhs)
     enforce = staticmethod(enforce)
     check = staticmethod(check)
+    run_fields = RUN_FIELDS
 
     def __init__(self, case: Case) -> None:
         super().__init__(case)
@@ -447,7 +451,8 @@ class RigidLinks(Formulation):
             y[4 * N + 2 * j + 1] = omega @ v
         return y
 
-    def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
+    def outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None
+                ) -> dict[str, np.ndarray]:
         k = times.size
         N = self.n_elements
         pos = np.empty((k, N + 1, 3))
@@ -458,11 +463,13 @@ class RigidLinks(Formulation):
         ke = np.empty(k)
         pe = np.empty(k)
         diagnostics(np.ascontiguousarray(times, dtype=float), np.ascontiguousarray(Y),
-                    self.data, np.empty(Y.shape[1]), pos, vel, tension, f0, f1, ke, pe)
+                    self.data if data is None else data, np.empty(Y.shape[1]), pos, vel,
+                    tension, f0, f1, ke, pe)
         return dict(position=pos, velocity=vel, tension=tension, start_force=f0, end_force=f1,
                     kinetic_energy=ke, potential_energy=pe)
 
-    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray) -> None:
+    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray,
+                   data: tuple | None = None) -> None:
         """Forces [N] on the start (out[0]) and end (out[1]) holders; no allocation after
         the first call (buffers kept on the model)."""
         if not hasattr(self, "_probe"):
@@ -473,7 +480,8 @@ class RigidLinks(Formulation):
         times, Y, dydt, pos, vel, tension, f0, f1, ke, pe = self._probe
         times[0] = t
         Y[0] = y
-        diagnostics(times, Y, self.data, dydt, pos, vel, tension, f0, f1, ke, pe)
+        diagnostics(times, Y, self.data if data is None else data, dydt, pos, vel, tension,
+                    f0, f1, ke, pe)
         out[0] = f0[0]
         out[1] = f1[0]
 

@@ -57,6 +57,9 @@ RodChainData = namedtuple(
         "motion", "force", "star", "lam", "length", "tension", "tip",
     ],
 )
+#: what a run mutates (models/base.py: Model and data): the root's host schedule, work arrays
+RUN_FIELDS = ("breaks0", "coeffs0", "motion", "force", "star", "lam", "length", "tension",
+              "tip")
 
 
 def cholesky_factors(mass: np.ndarray, payload: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
@@ -340,6 +343,7 @@ class RodChain(Formulation):
     rhs = staticmethod(rhs)
     enforce = staticmethod(enforce)
     check = staticmethod(check)
+    run_fields = RUN_FIELDS
 
     def __init__(self, case: Case) -> None:
         super().__init__(case)
@@ -394,7 +398,8 @@ class RodChain(Formulation):
         pos, vel = initial_nodes(self.case, self.arc_length)
         return np.concatenate([np.diff(pos, axis=0).ravel(), np.diff(vel, axis=0).ravel()])
 
-    def outputs(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
+    def outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None
+                ) -> dict[str, np.ndarray]:
         k = times.size
         n = self.n_elements
         pos = np.empty((k, n + 1, 3))
@@ -405,7 +410,8 @@ class RodChain(Formulation):
         ke = np.empty(k)
         pe = np.empty(k)
         diagnostics(np.ascontiguousarray(times, dtype=float), np.ascontiguousarray(Y),
-                    self.data, np.empty(Y.shape[1]), pos, vel, tension, f0, f1, ke, pe)
+                    self.data if data is None else data, np.empty(Y.shape[1]), pos, vel,
+                    tension, f0, f1, ke, pe)
         return dict(position=pos, velocity=vel, tension=tension, start_force=f0,
                     end_force=f1, kinetic_energy=ke, potential_energy=pe)
 
