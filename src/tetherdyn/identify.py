@@ -458,6 +458,7 @@ class IdentifyResult:
             ds["correlation"] = (dims2, u.correlation, {"long_name": "parameter correlation"})
             ds.attrs.update(residual_variance_m2=u.s2, dof=u.dof, condition=u.condition,
                             fd_step_grid_steps=u.fd_step,
+                            jacobian_mismatch=u.jacobian_mismatch,
                             uncertainty_warnings="; ".join(u.warnings))
         return ds
 
@@ -520,8 +521,8 @@ def identify(base_case: Any, markers: Markers | str | Path, parameters: Any, *,
     Refinement (docs/identify.md): scipy ``least_squares`` (trust-region reflective,
     bounded to the grid's range) on the residual vector of all marker coordinates, at most
     ``max_refine_evaluations`` simulations per start; Jacobians by finite differences of
-    ``fd_step`` grid steps (default :data:`FD_STEP_FIXED` for fixed-step methods,
-    :data:`FD_STEP_ADAPTIVE` for adaptive ones); then the covariance, 95 % intervals and
+    ``fd_step`` grid steps (default :data:`FD_STEP_EXPLICIT` for rk4,
+    :data:`FD_STEP_ITERATED` for generalized-α and rk45); then the covariance, 95 % intervals and
     correlations (:class:`Uncertainty`) and the cost along each parameter at
     ``profile_points`` values (0: none). Refinement runs are not kept in ``store``.
     """
@@ -636,15 +637,22 @@ def _row(keys: Sequence[str], values: Sequence, r, stage: str) -> dict:
 #: |ρ| above which a pair of parameters is reported as not separable by the markers
 CORRELATION_WARN = 0.95
 #: condition number of the correlation-scaled normal matrix JᵀJ above which the fit is
-#: reported ill-conditioned (the intervals then rest on a nearly singular matrix)
-CONDITION_WARN = 1e8
-#: finite-difference step [grid steps] for fixed-step methods (rk4, generalized-α without
-#: step control): the output is a smooth function of the parameters, the step only has to
-#: stay clear of round-off and the Newton tolerance (docs/identify.md, measured there)
-FD_STEP_FIXED = 0.01
-#: the same for adaptive methods (rk45, adaptive generalized-α): the accepted step sequence
-#: changes with the parameters, so the step must stay well above the integration error
-FD_STEP_ADAPTIVE = 0.1
+#: reported ill-conditioned: some combination of the parameters is then determined 100x
+#: worse than the best one (for two parameters cond = (1 + |ρ|) / (1 − |ρ|), i.e. |ρ| >
+#: 0.9998; with three or more it also catches a collinear group no single pair shows)
+CONDITION_WARN = 1e4
+#: finite-difference step [grid steps] for rk4 (explicit, fixed step, no iteration): the
+#: output is a smooth function of the parameters, the step only has to stay clear of
+#: round-off (sea-line row: columns at 0.001, 0.01 and 0.1 steps agree to 3e-4)
+FD_STEP_EXPLICIT = 0.01
+#: the same for generalized-α (its Newton iterations stop at a tolerance) and rk45 (its
+#: accepted steps change with the parameters): the residuals carry integration noise, so
+#: the step must stay well above it (seed-003 strip, docs/identify.md: at 0.001–0.01 steps
+#: the columns are noise, at 0.1–1 steps they agree to 1–20 %)
+FD_STEP_ITERATED = 0.3
+#: forward- and central-difference Jacobians at the optimum that differ by more than this
+#: (relative, per column) are reported: the residuals are not smooth at the step
+JACOBIAN_WARN = 0.1
 
 
 def _residual_task(case: dict, cost: MarkerCost) -> tuple[str, Any, str | None, float]:
@@ -738,6 +746,8 @@ class Uncertainty:
     fd_step: float
     at_bound: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: largest relative difference of a forward- and a central-difference Jacobian column
+    jacobian_mismatch: float = math.nan
 
     def table(self):
         """One row per parameter: estimate, std_error, ci95_low, ci95_high and the
@@ -770,10 +780,17 @@ class Uncertainty:
         return "\n".join(lines)
 
 
+#: a parameter whose whole grid step moves the markers by less than this rms [m] is not
+#: identifiable (what is left is round-off)
+_DEAD_SHIFT = 1e-9
+
+
 def _uncertainty(keys: list[str], x: np.ndarray, r: np.ndarray, jac: np.ndarray, h: float,
-                 at_bound: list[str]) -> Uncertainty:
+                 at_bound: list[str], steps: np.ndarray | None = None) -> Uncertainty:
     """Covariance, 95 % intervals and correlations from the residual ``r`` [m] (m,) and its
-    Jacobian ``jac`` [m per unit] (m, p) at the optimum ``x`` (see :class:`Uncertainty`)."""
+    Jacobian ``jac`` [m per unit] (m, p) at the optimum ``x`` (see :class:`Uncertainty`);
+    ``steps``: the grid steps (a parameter that moves the markers by < 1 nm rms over one
+    grid step is reported not identifiable)."""
     from scipy import stats
 
     # coordinates measured by no marker: zero residual and no sensitivity (y of a planar
@@ -783,22 +800,24 @@ def _uncertainty(keys: list[str], x: np.ndarray, r: np.ndarray, jac: np.ndarray,
     m, p = jac.shape
     dof = m - p
     s2 = float(r @ r) / dof if dof > 0 else math.nan
-    A = jac.T @ jac
-    d = np.sqrt(np.diag(A))
+    d = np.sqrt(np.sum(jac * jac, axis=0))
     warn: list[str] = []
-    if np.any(d == 0.0):
-        dead = [k for k, di in zip(keys, d, strict=True) if di == 0.0]
+    steps = np.ones(p) if steps is None else np.asarray(steps, float)
+    live = d * steps / math.sqrt(max(m, 1)) > _DEAD_SHIFT
+    if not live.all():
+        dead = [k for k, ok in zip(keys, live, strict=True) if not ok]
         warn.append(f"the markers do not depend on {', '.join(dead)} at the optimum: "
                     "not identifiable, no interval")
-        cond = math.inf
-    else:
-        cond = float(np.linalg.cond(A / np.outer(d, d)))
-    if np.isfinite(cond) and cond < 1e14:
-        cov = s2 * np.linalg.inv(A)
-    else:
-        cov = np.full((p, p), math.nan)
-        if np.isfinite(cond):
-            warn.append(f"JᵀJ is singular (condition number {cond:.2g}): no intervals")
+    # the identifiable parameters alone (a dead column would make JᵀJ singular)
+    jl = jac[:, live] / d[live]
+    A = jl.T @ jl  # correlation-scaled normal matrix
+    cond = float(np.linalg.cond(A)) if A.size else math.inf
+    cov = np.full((p, p), math.nan)
+    if A.size and cond < 1e14:
+        idx = np.flatnonzero(live)
+        cov[np.ix_(idx, idx)] = s2 * np.linalg.inv(A) / np.outer(d[live], d[live])
+    elif A.size:
+        warn.append(f"JᵀJ is singular (condition number {cond:.2g}): no intervals")
     se = np.sqrt(np.diag(cov))
     with np.errstate(invalid="ignore", divide="ignore"):
         rho = cov / np.outer(se, se)
@@ -809,9 +828,10 @@ def _uncertainty(keys: list[str], x: np.ndarray, r: np.ndarray, jac: np.ndarray,
                 warn.append(f"{keys[i]} and {keys[j]} are correlated (ρ = {rho[i, j]:+.3f}, "
                             f"|ρ| > {CORRELATION_WARN}): the markers barely separate them; "
                             "their intervals are wide along the direction they trade off")
-    if np.isfinite(cond) and CONDITION_WARN < cond < 1e14:
-        warn.append(f"JᵀJ is ill-conditioned (condition number {cond:.2g} of the scaled "
-                    f"matrix > {CONDITION_WARN:.0e}): the intervals are unreliable")
+    if CONDITION_WARN < cond < 1e14:
+        warn.append(f"JᵀJ is ill-conditioned (condition number {cond:.2g} of the "
+                    f"correlation-scaled matrix > {CONDITION_WARN:.0e}): a combination of "
+                    f"{', '.join(keys)} is barely determined by the markers")
     if at_bound:
         warn.append(f"{', '.join(at_bound)} at the bound of the searched range: the "
                     "minimum may lie outside it, and the interval assumes an interior "
@@ -822,10 +842,7 @@ def _uncertainty(keys: list[str], x: np.ndarray, r: np.ndarray, jac: np.ndarray,
 
 def _fd_step(raw: dict) -> float:
     """The finite-difference step [grid steps] for this case's integration method."""
-    case = load_case(raw)
-    fixed = case.method == "rk4" or (case.method == "generalized_alpha"
-                                      and not case.solver.adaptive)
-    return FD_STEP_FIXED if fixed else FD_STEP_ADAPTIVE
+    return FD_STEP_EXPLICIT if load_case(raw).method == "rk4" else FD_STEP_ITERATED
 
 
 def _refine(raw: dict, params: list[Parameter], cont: list[Parameter], starts: list[dict],
@@ -906,7 +923,8 @@ def _refine(raw: dict, params: list[Parameter], cont: list[Parameter], starts: l
         r = runs.run([point(start, x)], "refine")[0]
         J = float(r @ r) if r is not None else math.inf
         return {"start": start, "ok": r is not None, "x": x, "J": J, "nfev": int(res.nfev),
-                "message": res.message, "status": int(res.status)}
+                "message": res.message, "status": int(res.status), "u": res.x,
+                "forward": [(v, point(start, v * steps)) for v in probes(res.x)]}
 
     with ThreadPoolExecutor(max_workers=len(starts)) as pool:
         solved = list(pool.map(solve, starts))
@@ -945,7 +963,23 @@ def _refine(raw: dict, params: list[Parameter], cont: list[Parameter], starts: l
         tol = 1e-3 * steps
         at_bound = [p.key for p, xi, a, b, t in zip(free, x, lo, hi, tol, strict=True)
                     if xi - a < t or b - xi < t]
-        unc = _uncertainty([p.key for p in free], x, r0, jm, h, at_bound)
+        unc = _uncertainty([p.key for p in free], x, r0, jm, h, at_bound, steps)
+        # the forward differences of the last least-squares step (already simulated)
+        # against the central ones: do the residuals vary smoothly at the step?
+        fwd = runs.run([pt for _, pt in win["forward"]], "refine")
+        mismatch = []
+        for i, ((v, _), rf) in enumerate(zip(win["forward"], fwd, strict=True)):
+            norm = np.linalg.norm(jm[:, i])
+            if rf is not None and norm > 0:
+                jf = (rf - r0) / ((v[i] - win["u"][i]) * steps[i])
+                mismatch.append(float(np.linalg.norm(jf - jm[:, i]) / norm))
+        unc.jacobian_mismatch = max(mismatch) if mismatch else math.nan
+        if unc.jacobian_mismatch > JACOBIAN_WARN:
+            unc.warnings.append(
+                f"forward and central differences of the residuals differ by "
+                f"{unc.jacobian_mismatch:.0%} at a step of {h:g} grid steps: the simulation "
+                "is not smooth at that scale (integration noise or strong nonlinearity); "
+                "the intervals are approximate")
         info["uncertainty"] = unc
         if profile_points > 1:
             info["profiles"] = _profiles(runs, win["start"], free, point, unc, lo, hi,
