@@ -134,6 +134,8 @@ def check(full: bool = True, figure_dir: Path | None = None, *, workers: int = 2
                   "to seed Table 2: " + "; ".join(parts))
         if len(unc.keys) == 2:
             table2 += f"; correlation ρ = {unc.correlation[0, 1]:+.3f}"
+        table2 += (". The cost along each parameter: figures/"
+                   "seed003_identification_profile.png (full row).")
         short = {"model.material_damping": "D", "tether.cd_normal": "C_D"}
         ci = " (95 %: " + ", ".join(f"{short[k]} [{unc.ci95_low[i]:.4g}, {unc.ci95_high[i]:.4g}]"
                                     for i, k in enumerate(unc.keys)) + ")"

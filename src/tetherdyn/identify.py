@@ -1079,6 +1079,7 @@ def profile_figure(result: IdentifyResult, path: str | Path) -> Path:
     profile the linearisation predicts, J* + s² (x − x̂)² / σ²; the dotted line
     J* + t² s² meets that prediction at the ends of the 95 % interval (shaded)."""
     import matplotlib.figure
+    import matplotlib.ticker
 
     u = result.uncertainty
     keys = [k for k in (u.keys if u is not None else []) if k in result.profiles]
@@ -1104,6 +1105,7 @@ def profile_figure(result: IdentifyResult, path: str | Path) -> Path:
         ax.grid(alpha=0.3)
         ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))
         ax.ticklabel_format(axis="x", useOffset=False)
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(4))
         if n == 0:
             ax.legend(fontsize=6)
     rho = ""
