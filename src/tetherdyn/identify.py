@@ -970,7 +970,7 @@ def _refine(raw: dict, params: list[Parameter], cont: list[Parameter], starts: l
         mismatch = []
         for i, ((v, _), rf) in enumerate(zip(win["forward"], fwd, strict=True)):
             norm = np.linalg.norm(jm[:, i])
-            if rf is not None and norm > 0:
+            if rf is not None and norm * steps[i] / math.sqrt(r0.size) > _DEAD_SHIFT:
                 jf = (rf - r0) / ((v[i] - win["u"][i]) * steps[i])
                 mismatch.append(float(np.linalg.norm(jf - jm[:, i]) / norm))
         unc.jacobian_mismatch = max(mismatch) if mismatch else math.nan
