@@ -1218,7 +1218,7 @@ def add_identify_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=2,
                    help="worker processes of the local cluster [2]")
     p.add_argument("--out", default="identify_out", help="output folder [identify_out]")
-    p.add_argument("--no-figures", action="store_true", help="skip the two figures")
+    p.add_argument("--no-figures", action="store_true", help="skip the figures")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_identify)
     return p
