@@ -410,3 +410,50 @@ def _coverage_figure(keys, est, low, high, true, covered, figure_dir: Path) -> s
     fig.suptitle("refined estimates with their 95 % intervals (line in sea water, σ = 1 mm)",
                  fontsize=9)
     return save_figure(fig, figure_dir, "identification_coverage.png")
+
+
+# -- the finite-difference step (docs/identify.md's table) -----------------------------------
+
+
+def jacobian_step_study(which: str = "sea") -> list[str]:
+    """Central-difference columns of the residual Jacobian at the truth for several steps
+    [grid steps], each pair of consecutive steps compared (relative norm of the
+    difference): the measurements behind FD_STEP_EXPLICIT / FD_STEP_ITERATED.
+    ``which``: "sea" (rk4), "seed003" (fixed-step generalized-α), "seed003_tight" (rtol
+    1e-9), "seed003_adaptive".
+    Serial, in this process. Run: ``python -c "from validation.identification import
+    jacobian_step_study as s; print('\\n'.join(s('sea')))"``."""
+    from tetherdyn.identify import MarkerCost, _point_case
+
+    if which == "sea":
+        raw, markers = sea_line_case(), with_noise(sea_line_truth(), 1)
+        keys, x0, steps = list(SEA_TRUTH), list(SEA_TRUTH.values()), [25.0, 0.2]
+        hs = [0.001, 0.01, 0.1]
+    else:
+        raw, markers = base_case(2.0), synthetic_markers(2.0)
+        keys, x0, steps = ["model.material_damping", "tether.cd_normal"], [D_IDENT, CD_IDENT], \
+            [100.0, 0.05]
+        hs = {"seed003": [0.001, 0.01, 0.1, 0.3, 1.0], "seed003_tight": [0.001, 0.01, 0.1],
+              "seed003_adaptive": [0.01, 0.1, 0.3]}[which]
+        if which == "seed003_tight":
+            raw["solver"]["rtol"] = 1e-9
+        if which == "seed003_adaptive":
+            raw["solver"]["adaptive"] = True
+    cost = MarkerCost.from_markers(markers)
+    lines = []
+    for i, k in enumerate(keys):
+        cols = []
+        for h in hs:
+            r = []
+            for sgn in (1.0, -1.0):
+                x = list(x0)
+                x[i] += sgn * h * steps[i]
+                r.append(cost.residuals(simulate(_point_case(raw, keys, x), progress=False))
+                         .ravel())
+            cols.append((r[0] - r[1]) / (2 * h * steps[i]))
+        for j in range(len(hs) - 1):
+            a, b = cols[j], cols[j + 1]
+            diff = np.linalg.norm(a - b) / np.linalg.norm(b)
+            lines.append(f"{which} {k}: h = {hs[j]:g} vs {hs[j + 1]:g} grid steps: columns "
+                         f"differ by {diff:.2e} (|column| {np.linalg.norm(b):.4g})")
+    return lines
