@@ -21,9 +21,16 @@ The seed's full search (Table 2: n = 10…50 step 10, D = 0…10e3 step 0.1e3, C
 3 535 × (mean task time per n, weighted by the grid) / (workers × measured parallel
 efficiency) + cluster start + first-task overhead. The record says which.
 
+``--refine`` measures instead the cost of the least-squares refinement (issue 21) on the
+warm 2-worker cluster: the line in sea water of ``validation.identification`` from its
+40-point grid (the grid best on the damping range's edge), 3 starts, Jacobian and profiles,
+and the seed-003 strip from the reduced row's 2 × 5 × 5 grid: simulations and wall time
+per stage, written to ``benchmarks/results_identify_refine.md``.
+
 Usage::
 
     python benchmarks/bench_identify.py [--quick] [--full] [--out benchmarks/results_identify.md]
+    python benchmarks/bench_identify.py --refine
 """
 
 from __future__ import annotations
@@ -42,7 +49,14 @@ from _common import cpu_model, versions
 from tetherdyn.batch import close_client, get_client, run_batch, warm_up
 from tetherdyn.identify import MarkerCost, _point_case
 from tetherdyn.simulate import simulate
-from validation.identification import base_case, synthetic_markers
+from validation.identification import (
+    base_case,
+    grids,
+    sea_line_case,
+    sea_line_truth,
+    synthetic_markers,
+    with_noise,
+)
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "results_identify.md"
@@ -64,6 +78,61 @@ def timed_batch(cases, cost, client) -> tuple[float, list]:
     return time.perf_counter() - t0, res
 
 
+def refine_benchmark(out: Path) -> int:
+    """Simulations and wall time of the grid and of the least-squares refinement."""
+    from tetherdyn.identify import identify
+    from validation.identification import SEA_GRID
+
+    load0 = os.getloadavg()[0]
+    client = get_client(None, 2)
+    rows = []
+    try:
+        warm_up(client, sea_line_case())
+        warm_up(client, base_case(DURATION))
+        problems = [
+            ("line in sea water (10 lumped-mass elements, rk4 dt = 1 ms, 4 s; 400 markers)",
+             sea_line_case(), with_noise(sea_line_truth(), 1), SEA_GRID),
+            ("seed-003 strip (ancf2d, generalized-α dt = 1 ms, 2 s; 550 markers)",
+             base_case(DURATION), synthetic_markers(DURATION), grids(False)),
+        ]
+        for name, case, markers, grid in problems:
+            t0 = time.perf_counter()
+            grid_only = identify(case, markers, grid, client=client, progress=False)
+            t_grid = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            res = identify(case, markers, grid, client=client, refine=True, progress=False)
+            t_all = time.perf_counter() - t0
+            stages = res.table.groupby("stage").size().to_dict()
+            rows.append((name, len(grid_only.table), t_grid, stages, t_all - t_grid,
+                         [s["nfev"] for s in res.starts]))
+            print(name, stages, f"grid {t_grid:.1f} s, refine {t_all - t_grid:.1f} s",
+                  file=sys.stderr)
+    finally:
+        close_client(client)
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        "# Least-squares refinement of identify (issue 21): simulations and wall time",
+        "",
+        f"- Date: {now}; machine {cpu_model()}, os.cpu_count() = {os.cpu_count()}; load "
+        f"average (1 min) {load0:.2f} at the start, {os.getloadavg()[0]:.2f} at the end "
+        "(shared machine: times are upper bounds)",
+        f"- Versions: {versions('numba', 'numpy', 'scipy', 'dask', 'distributed')}",
+        "- Command: `python benchmarks/bench_identify.py --refine`; LocalCluster of 2 "
+        "workers, warmed up; refinement wall = (grid + refine) − (grid alone)",
+        "",
+        "| problem | grid runs | grid wall [s] | refine / jacobian / profile runs | "
+        "refine wall [s] | least-squares steps per start |",
+        "|---|--:|--:|--:|--:|--:|",
+    ]
+    for name, n_grid, t_grid, stages, t_ref, nfev in rows:
+        lines.append(f"| {name} | {n_grid} | {t_grid:.1f} | {stages.get('refine', 0)} / "
+                     f"{stages.get('jacobian', 0)} / {stages.get('profile', 0)} | "
+                     f"{t_ref:.1f} | {', '.join(map(str, nfev))} |")
+    out.write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="one repeat, small sample")
@@ -72,7 +141,12 @@ def main() -> int:
     ap.add_argument("--sample", type=int, default=20, help="Table-2 runs per n (estimate)")
     ap.add_argument("--store", default=str(HERE / "identify_full_store.csv"))
     ap.add_argument("--out", default=str(DEFAULT_OUT))
+    ap.add_argument("--refine", action="store_true",
+                    help="measure the least-squares refinement instead "
+                    "(writes results_identify_refine.md)")
     args = ap.parse_args()
+    if args.refine:
+        return refine_benchmark(HERE / "results_identify_refine.md")
     repeats = 1 if args.quick else args.repeats
     sample = 6 if args.quick else args.sample
     t_start = time.perf_counter()

@@ -13,9 +13,11 @@ from tetherdyn import simulate
 from tetherdyn.batch import BatchResult, case_key, get_client, run_batch
 from tetherdyn.case import CaseError
 from tetherdyn.identify import (
+    CORRELATION_WARN,
     MarkerCost,
     Markers,
     _sampling,
+    _uncertainty,
     check_key,
     identify,
     parse_param,
@@ -24,7 +26,13 @@ from tetherdyn.identify import (
     write_markers,
 )
 from validation import _REGISTRY
-from validation.identification import TOLERANCE, TRUE_ELEMENTS
+from validation.identification import (
+    COVERAGE_MIN,
+    SEA_TOLERANCE,
+    SEA_TRUTH,
+    TOLERANCE,
+    TRUE_ELEMENTS,
+)
 
 # -- marker files ---------------------------------------------------------------------------
 
@@ -343,4 +351,127 @@ def test_refinement_beats_the_grid(client):
     assert res.best["tether.EA"] == pytest.approx(530.0, rel=0.01)
     assert res.best_J < 0.01 * res.grid_best_J
     stages = set(res.table["stage"])
-    assert stages == {"grid", "refine"} and (res.table["status"] == "ok").all()
+    assert {"grid", "refine"} <= stages and (res.table["status"] == "ok").all()
+    # three starts: the three best grid points; the best of their ends is the answer (the
+    # axial oscillation's phase makes J(EA) wavy: not every start reaches the truth)
+    grid = res.table[res.table["stage"] == "grid"].sort_values("J")
+    assert [s["start"]["tether.EA"] for s in res.starts] == list(grid["tether.EA"][:3])
+    assert min(s["J"] for s in res.starts) == res.best_J
+
+
+# -- uncertainty at the optimum ---------------------------------------------------------------
+
+
+def test_uncertainty_matches_linear_regression():
+    # a straight line y = a + b t fitted to noisy data is linear least squares: the
+    # covariance s² (XᵀX)⁻¹ and the Student-t intervals are exact there (independent
+    # reference: the closed-form formulas of simple linear regression)
+    from scipy import stats
+
+    rng = np.random.default_rng(5)
+    t = np.linspace(0.0, 2.0, 30)
+    y = 1.0 + 0.5 * t + rng.normal(0.0, 0.1, t.size)
+    X = np.column_stack([np.ones_like(t), t])
+    coef, *_ = np.linalg.lstsq(X, y, rcond=None)
+    r = y - X @ coef
+    # the residual is measured minus model: its Jacobian is -X; add a coordinate no marker
+    # measures (zero residual, zero sensitivity), which must not count as an observation
+    u = _uncertainty(["a", "b"], coef, np.append(r, 0.0), np.vstack([-X, [0.0, 0.0]]), 0.01,
+                     [])
+    n = t.size
+    s2 = np.sum(r**2) / (n - 2)
+    sxx = np.sum((t - t.mean()) ** 2)
+    se_b = math.sqrt(s2 / sxx)
+    se_a = math.sqrt(s2 * (1 / n + t.mean() ** 2 / sxx))
+    assert u.dof == n - 2 and u.s2 == pytest.approx(s2, rel=1e-12)
+    np.testing.assert_allclose(u.std_error, [se_a, se_b], rtol=1e-10)
+    tq = stats.t.ppf(0.975, n - 2)
+    np.testing.assert_allclose(u.ci95_high - coef, tq * u.std_error, rtol=1e-12)
+    rho = -t.mean() / math.sqrt(np.mean(t**2))  # corr(a, b) of simple regression
+    assert u.correlation[0, 1] == pytest.approx(rho, rel=1e-10)
+    assert not u.warnings
+    table = u.table()
+    assert list(table["parameter"]) == ["a", "b"] and "rho[b]" in table
+
+
+def test_uncertainty_warns_naming_the_correlated_pair():
+    # two columns that differ by 1e-3: |ρ| ~ 1, the data cannot separate them
+    rng = np.random.default_rng(2)
+    c = rng.normal(size=200)
+    jac = np.column_stack([c, c + 1e-3 * rng.normal(size=200)])
+    u = _uncertainty(["tether.axial_damping", "tether.cd_normal"], np.array([1.0, 2.0]),
+                     rng.normal(size=200), jac, 0.01, ["tether.cd_normal"])
+    assert abs(u.correlation[0, 1]) > CORRELATION_WARN
+    text = " ".join(u.warnings)
+    assert "tether.axial_damping and tether.cd_normal are correlated" in text
+    assert "ill-conditioned" in text
+    assert "tether.cd_normal at the bound" in text
+    assert "WARNING: tether.axial_damping and tether.cd_normal" in u.summary()
+
+
+# -- the least-squares refinement on the line in sea water (self: our own markers) ----------
+
+
+def test_edge_start_recovered(client):
+    row = _REGISTRY["identification_edge_start"].func(full=False, client=client)
+    v = row.values
+    # the premise: the grid's best damping is its lower edge (25 N s, the truth is 70)
+    assert v["on_edge"] and v["grid_best"]["tether.axial_damping"] == 25.0
+    assert row.passed, row.ours
+    for k, e in v["err"].items():
+        assert abs(e) < SEA_TOLERANCE, k
+    # a least-squares minimum inside the range is at or below J at the truth
+    assert v["best_J"] <= v["J_truth"]
+    u = v["uncertainty"]
+    assert u.dof == 40 * 10 * 2 - 2  # y is measured by no marker: not an observation
+    # s estimates the 1 mm marker noise (798 dof: ±5 % is about 2 standard deviations)
+    assert math.sqrt(u.s2) == pytest.approx(1e-3, rel=0.05)
+
+
+def test_coverage_reduced(client):
+    row = _REGISTRY["identification_coverage"].func(full=False, client=client)
+    v = row.values
+    assert v["runs"] == 3 and v["n_failed"] == 0
+    assert v["recovered"] and np.all(v["rel_err"] < SEA_TOLERANCE)
+    # each realisation's 95 % intervals cover the truth (3 fixed seeds)
+    truth = np.array(list(SEA_TRUTH.values()))
+    assert np.all((v["low"] <= truth) & (truth <= v["high"]))
+    assert np.all(v["coverage"] >= COVERAGE_MIN) and row.passed
+
+
+def test_identify_cli_refine_prints_intervals_and_warns(client, tmp_path, monkeypatch,
+                                                        capsys):
+    import argparse
+
+    import yaml
+
+    from tetherdyn.cli import add_identify_parser
+
+    case = make_small_case({"tether.EA": 530.0})  # in vacuum: cd_normal has no effect
+    case_file = tmp_path / "case.yaml"
+    case_file.write_text(yaml.safe_dump(make_small_case()))
+    ds = simulate(case, progress=False)
+    t = np.repeat(ds.time.values[1:], 2)
+    s = np.tile([0.5, 1.0], ds.time.size - 1)
+    xyz = tether_points(ds, t, s) + np.random.default_rng(0).normal(0, 1e-4, (t.size, 3))
+    m = Markers(t, np.array(["a", "b"] * (t.size // 2), dtype=object), s, xyz)
+    marker_file = write_markers(m, tmp_path / "markers.csv")
+    parser = argparse.ArgumentParser(prog="tetherdyn")
+    add_identify_parser(parser.add_subparsers(dest="command"))
+    out = tmp_path / "out"
+    monkeypatch.setenv("TETHERDYN_SCHEDULER", client.scheduler.address)
+    args = parser.parse_args(["identify", str(case_file), "--markers", str(marker_file),
+                              "--param", "tether.EA=300:700:100", "--param",
+                              "tether.cd_normal=1.0,1.2", "--out", str(out), "-q",
+                              "--refine"])
+    assert args.func(args) == 0
+    text = capsys.readouterr().out
+    print(text)
+    assert "95 % interval" in text
+    assert "WARNING: the markers do not depend on tether.cd_normal" in text
+    unc = xr.open_dataset(out / "results.nc")
+    ea = unc.sel(parameter="tether.EA")
+    assert float(ea.ci95_low) < 530.0 < float(ea.ci95_high)
+    assert float(ea.estimate) == pytest.approx(530.0, rel=0.01)
+    unc.close()
+    assert (out / "uncertainty.csv").is_file()

@@ -247,6 +247,14 @@ def _cmd_identify(args: argparse.Namespace) -> int:
     rms = math.sqrt(result.best_J / len(result.markers))
     print("best: " + ", ".join(f"{k} = {v:.6g}" for k, v in result.best.items())
           + f"  (J = {result.best_J:.6g} m², rms {rms * 1e3:.3g} mm)")
+    if args.refine:
+        print("grid best: " + ", ".join(f"{k} = {v:.6g}" for k, v in result.grid_best.items())
+              + f"  (J = {result.grid_best_J:.6g} m²); refined from "
+              f"{len(result.starts)} grid points")
+    for note in result.notes:
+        print(note)
+    if result.uncertainty is not None:
+        print(result.uncertainty.summary())
     for p in paths:
         print(f"wrote {p}")
     return 0
@@ -259,7 +267,8 @@ def add_identify_parser(subparsers: Any) -> argparse.ArgumentParser:
         "seed 003 eq. 25)",
         description="Full grid search over the given case keys for the parameters whose "
         "simulation best matches measured marker positions (seed 003 eq. 25), optionally "
-        "refined by Nelder-Mead. Runs on a local Dask cluster or an existing one. Re-running "
+        "refined by bounded least squares with 95 % intervals and correlations. Runs on a "
+        "local Dask cluster or an existing one. Re-running "
         "with the same --out resumes (finished points are kept in OUT/store.csv).")
     p.add_argument("case", help="base case file (YAML)")
     p.add_argument("--markers", required=True,
@@ -267,14 +276,15 @@ def add_identify_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--param", action="append", required=True, metavar="KEY=START:STOP:STEP",
                    help="a case key and its grid (STOP included), or KEY=V1,V2,...; repeat")
     p.add_argument("--refine", action="store_true",
-                   help="then refine the continuous parameters by Nelder-Mead")
+                   help="then refine the continuous parameters by bounded least squares "
+                   "from the 3 best grid points and report their 95 %% intervals")
     p.add_argument("--scheduler", metavar="ADDR",
                    help="address of a running Dask scheduler (default: $TETHERDYN_SCHEDULER, "
                    "else a local cluster)")
     p.add_argument("--workers", type=int, default=2,
                    help="worker processes of the local cluster [2]")
     p.add_argument("--out", default="identify_out", help="output folder [identify_out]")
-    p.add_argument("--no-figures", action="store_true", help="skip the two figures")
+    p.add_argument("--no-figures", action="store_true", help="skip the figures")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_identify)
     return p

@@ -9,9 +9,12 @@ between each measured marker and the simulated tether point at the same place. H
 
 with X_k the measured position of marker k (file columns x, y, z), s_k its unstretched arc
 length from the start end, and r(s, t) the simulated centre line. Every grid point is one
-simulation of the Dask batch runner (:mod:`tetherdyn.batch`); an optional local refinement
-(Nelder–Mead over the continuous parameters, integer ones fixed at the grid best) goes on
-from the best grid point through the same runner. Usage and the marker format:
+simulation of the Dask batch runner (:mod:`tetherdyn.batch`). An optional refinement
+treats J as the least-squares problem it is: scipy's bounded ``least_squares``
+(trust-region reflective) on the residual vector of every marker coordinate, from the few
+best grid points (integer parameters fixed at each start's value), every simulation a Dask
+task; at the optimum the linearised covariance s² (JᵀJ)⁻¹, 95 % intervals (Student t),
+correlations and the cost along each parameter. Usage, the marker format and the choices:
 docs/identify.md.
 
 Interpolation choices (stated in docs/identify.md):
@@ -418,6 +421,9 @@ class IdentifyResult:
     wall_s: float = 0.0
     refined: dict[str, float] | None = None
     notes: list[str] = field(default_factory=list)
+    uncertainty: Uncertainty | None = None
+    starts: list[dict] = field(default_factory=list)
+    profiles: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
 
     @property
     def n_failed(self) -> int:
@@ -437,11 +443,28 @@ class IdentifyResult:
                 ds[c].attrs["units"] = "m"
         ds.attrs.update(best=str(self.best), best_J=self.best_J, sampling=self.sampling,
                         markers=self.markers.source)
+        u = self.uncertainty
+        if u is not None:
+            dims, dims2 = ("parameter",), ("parameter", "parameter_2")
+            ds = ds.assign_coords(parameter=list(u.keys), parameter_2=list(u.keys))
+            for name, v, text in (
+                    ("estimate", u.estimate, "refined least-squares estimate"),
+                    ("std_error", u.std_error, "standard error, sqrt(diag(s² (JᵀJ)⁻¹))"),
+                    ("ci95_low", u.ci95_low, "95 % interval, lower end (Student t)"),
+                    ("ci95_high", u.ci95_high, "95 % interval, upper end (Student t)")):
+                ds[name] = (dims, np.asarray(v, float), {"long_name": text})
+            ds["covariance"] = (dims2, u.covariance, {"long_name": "s² (JᵀJ)⁻¹"})
+            ds["correlation"] = (dims2, u.correlation, {"long_name": "parameter correlation"})
+            ds.attrs.update(residual_variance_m2=u.s2, dof=u.dof, condition=u.condition,
+                            fd_step_grid_steps=u.fd_step,
+                            jacobian_mismatch=u.jacobian_mismatch,
+                            uncertainty_warnings="; ".join(u.warnings))
         return ds
 
     def save(self, folder: str | Path, *, figures: bool = True) -> list[Path]:
-        """Write results.csv, results.nc, best.yaml and (figures) landscape.png,
-        snapshots.png into ``folder``; returns the paths."""
+        """Write results.csv, results.nc, best.yaml, (refined) uncertainty.csv and
+        (figures) landscape.png, snapshots.png and (refined) profile.png into ``folder``;
+        returns the paths."""
         import yaml
 
         folder = Path(folder)
@@ -457,9 +480,14 @@ class IdentifyResult:
             f"# identified by tetherdyn identify: J = {self.best_J:.6g} m^2\n"
             + "".join(f"# {k} = {v}\n" for k, v in self.best.items())
             + yaml.safe_dump(self.best_case, sort_keys=False))
+        if self.uncertainty is not None:
+            paths.append(folder / "uncertainty.csv")
+            self.uncertainty.table().to_csv(paths[-1], index=False)
         if figures:
             paths.append(landscape_figure(self, folder / "landscape.png"))
             paths.append(snapshots_figure(self, folder / "snapshots.png"))
+            if self.profiles:
+                paths.append(profile_figure(self, folder / "profile.png"))
         return paths
 
 
@@ -477,15 +505,25 @@ def _absolute_paths(raw: dict, base_dir: Path) -> dict:
 def identify(base_case: Any, markers: Markers | str | Path, parameters: Any, *,
              client=None, scheduler: str | None = None, workers: int = 2,
              store: str | Path | None = None, refine: bool = False,
-             progress: Any = None, max_refine_evaluations: int = 60) -> IdentifyResult:
-    """Full grid search of seed 003 §4.3 (eq. 25) over ``parameters``, then optionally a
-    Nelder–Mead refinement of the continuous ones from the best grid point.
+             progress: Any = None, max_refine_evaluations: int = 60, starts: int = 3,
+             fd_step: float | None = None, profile_points: int = 7) -> IdentifyResult:
+    """Full grid search of seed 003 §4.3 (eq. 25) over ``parameters``, then optionally
+    (``refine``) a bounded least-squares refinement of the continuous ones from the
+    ``starts`` best grid points, with their uncertainty at the optimum.
 
     ``base_case``: case dict, YAML path or Case; ``markers``: Markers or a marker CSV;
     ``parameters``: ``{"key": values or "START:STOP:STEP"}`` or a list of
     ``"KEY=START:STOP:STEP"`` specs. Everything is checked (case, markers, keys, the
     grid's extreme values) before any simulation runs. ``client`` / ``scheduler`` /
     ``workers`` / ``store`` / ``progress`` as in :func:`tetherdyn.batch.run_batch`.
+
+    Refinement (docs/identify.md): scipy ``least_squares`` (trust-region reflective,
+    bounded to the grid's range) on the residual vector of all marker coordinates, at most
+    ``max_refine_evaluations`` simulations per start; Jacobians by finite differences of
+    ``fd_step`` grid steps (default :data:`FD_STEP_EXPLICIT` for rk4,
+    :data:`FD_STEP_ITERATED` for generalized-α and rk45); then the covariance, 95 % intervals and
+    correlations (:class:`Uncertainty`) and the cost along each parameter at
+    ``profile_points`` values (0: none). Refinement runs are not kept in ``store``.
     """
     import pandas as pd
 
@@ -535,6 +573,7 @@ def identify(base_case: Any, markers: Markers | str | Path, parameters: Any, *,
         grid_best = {k: gbest[k] for k in keys}
         best, best_J, refined = dict(grid_best), float(gbest["J"]), None
         notes: list[str] = []
+        refine_info: dict[str, Any] = {}
         if refine:
             cont = [p for p in params if not p.integer]
             if not cont:
@@ -542,15 +581,17 @@ def identify(base_case: Any, markers: Markers | str | Path, parameters: Any, *,
             else:
                 if client is None:
                     client = get_client(scheduler, workers)
-                refined_rows, refined = _refine(raw, params, cont, grid_best, best_J, cost,
-                                                client, store, max_refine_evaluations)
+                # the few best grid points (each with its own integer values)
+                order = sorted(ok, key=lambda r: r["J"])[:max(1, int(starts))]
+                start_points = [{k: r[k] for k in keys} for r in order]
+                refined_rows, refined, info = _refine(
+                    raw, params, cont, start_points, cost, client, max_refine_evaluations,
+                    fd_step, profile_points)
                 rows += refined_rows
-                rok = [r for r in refined_rows if r["status"] == "ok"]
-                if rok:
-                    rbest = min(rok, key=lambda r: r["J"])
-                    if rbest["J"] < best_J:
-                        best = {k: rbest[k] for k in keys}
-                        best_J = float(rbest["J"])
+                notes += info["notes"]
+                refine_info = info
+                if refined is not None and info["best_J"] <= best_J:
+                    best, best_J = dict(refined), float(info["best_J"])
     finally:
         if own and client is not None:
             close_client(client)
@@ -559,7 +600,10 @@ def identify(base_case: Any, markers: Markers | str | Path, parameters: Any, *,
     return IdentifyResult(table=table, best=best, best_J=best_J, grid_best=grid_best,
                           grid_best_J=float(gbest["J"]), best_case=best_case, markers=markers,
                           parameters=params, sampling=note, wall_s=time.perf_counter() - t0,
-                          refined=refined, notes=notes)
+                          refined=refined, notes=notes,
+                          uncertainty=refine_info.get("uncertainty"),
+                          starts=refine_info.get("starts", []),
+                          profiles=refine_info.get("profiles", {}))
 
 
 def _needs_client(cases: list[dict], store) -> bool:
@@ -587,58 +631,392 @@ def _row(keys: Sequence[str], values: Sequence, r, stage: str) -> dict:
     return row
 
 
-def _refine(raw: dict, params: list[Parameter], cont: list[Parameter], start: dict,
-            start_J: float, cost: MarkerCost, client, store,
-            max_evals: int) -> tuple[list[dict], dict]:
-    """Nelder–Mead (scipy, bounded to the grid's range) over the continuous parameters in
-    units of their grid step, integer parameters fixed at the grid best; every evaluation
-    is one run_batch task (the simplex's first n+1 points go as one batch)."""
-    from scipy.optimize import minimize
+# -- refinement: bounded least squares on the marker residuals ---------------------------
 
-    from .batch import run_batch
+#: |ρ| above which a pair of parameters is reported as not separable by the markers
+CORRELATION_WARN = 0.95
+#: condition number of the correlation-scaled normal matrix JᵀJ above which the fit is
+#: reported ill-conditioned: some combination of the parameters is then determined 100x
+#: worse than the best one (for two parameters cond = (1 + |ρ|) / (1 − |ρ|), i.e. |ρ| >
+#: 0.9998; with three or more it also catches a collinear group no single pair shows)
+CONDITION_WARN = 1e4
+#: finite-difference step [grid steps] for rk4 (explicit, fixed step, no iteration): the
+#: output is a smooth function of the parameters, the step only has to stay clear of
+#: round-off (sea-line row: columns at 0.001, 0.01 and 0.1 steps agree to 3e-4)
+FD_STEP_EXPLICIT = 0.01
+#: the same for generalized-α (its Newton iterations stop at a tolerance) and rk45 (its
+#: accepted steps change with the parameters): the residuals carry integration noise, so
+#: the step must stay well above it (seed-003 strip, docs/identify.md: at 0.001–0.01 steps
+#: the columns are noise, at 0.1–1 steps they agree to 1–20 %)
+FD_STEP_ITERATED = 0.3
+#: forward- and central-difference Jacobians at the optimum that differ by more than this
+#: (relative, per column) are reported: the residuals are not smooth at the step
+JACOBIAN_WARN = 0.1
+
+
+def _residual_task(case: dict, cost: MarkerCost) -> tuple[str, Any, str | None, float]:
+    """One refinement simulation on a worker: (status, residual vector [m] (3K,) or None,
+    error, wall [s]). Never raises."""
+    import warnings
+
+    from .simulate import simulate
+
+    t0 = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ds = simulate(load_case(case), progress=False)
+        r = np.ascontiguousarray(cost.residuals(ds), dtype=float).ravel()
+        if not np.all(np.isfinite(r)):
+            raise ValueError("non-finite marker residual")
+        return "ok", r, None, time.perf_counter() - t0
+    except Exception as exc:  # noqa: BLE001 - recorded as a failed point, never dropped
+        return "failed", None, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0
+
+
+class _ResidualRuns:
+    """Residual vectors of parameter points, each simulated once as a Dask task (memoised;
+    thread-safe, so several least-squares starts can share the workers)."""
+
+    def __init__(self, raw: dict, keys: list[str], cost: MarkerCost, client) -> None:
+        import threading
+
+        self.raw, self.keys, self.client = raw, keys, client
+        self.cost = client.scatter(cost, broadcast=True, hash=False)
+        self.futures: dict[tuple, Any] = {}
+        self.done: dict[tuple, np.ndarray | None] = {}
+        self.rows: list[dict] = []
+        self.lock = threading.Lock()
+
+    def run(self, points: Sequence[Sequence], stage: str) -> list[np.ndarray | None]:
+        """Residuals [m] (3K,) of ``points`` (values in ``keys`` order; None: failed)."""
+        pts = [tuple(pt) for pt in points]
+        with self.lock:
+            for pt in pts:
+                if pt not in self.futures and pt not in self.done:
+                    self.futures[pt] = self.client.submit(
+                        _residual_task, _point_case(self.raw, self.keys, pt), self.cost,
+                        pure=False, retries=0)
+            futs = [self.futures.get(pt) for pt in pts]
+        out = []
+        for pt, fut in zip(pts, futs, strict=True):
+            if fut is None:  # finished before this call
+                out.append(self.done[pt])
+                continue
+            try:
+                status, r, error, wall = fut.result()
+            except Exception as exc:  # noqa: BLE001 - the task itself died
+                status, r, error, wall = "failed", None, f"{type(exc).__name__}: {exc}", math.nan
+            with self.lock:
+                if pt not in self.done:
+                    self.done[pt] = r
+                    row = {k: v for k, v in zip(self.keys, pt, strict=True)}
+                    d2 = np.sum(r.reshape(-1, 3) ** 2, axis=1) if r is not None else None
+                    J = float(np.sum(d2)) if d2 is not None else math.nan  # seed 003 eq. 25
+                    row.update(stage=stage, status=status, error=error or "", wall_s=wall,
+                               J=J, rms=math.sqrt(J / d2.size) if d2 is not None else math.nan,
+                               max=float(np.sqrt(d2.max())) if d2 is not None else math.nan)
+                    self.rows.append(row)
+                    self.futures.pop(pt, None)  # the worker may drop the result now
+            out.append(self.done[pt])
+        return out
+
+
+@dataclass
+class Uncertainty:
+    """Linearised uncertainty of the refined continuous parameters at the optimum.
+
+    Covariance = s² (JᵀJ)⁻¹ with J the residual Jacobian [m per unit] (central differences)
+    and s² = RSS / (m − p) [m²] the residual variance over the m marker coordinates that
+    carry a measurement (m − p degrees of freedom); 95 % intervals from Student's t with
+    m − p degrees of freedom; correlation = covariance scaled by the standard errors.
+    """
+
+    keys: list[str]
+    estimate: np.ndarray
+    std_error: np.ndarray
+    ci95_low: np.ndarray
+    ci95_high: np.ndarray
+    covariance: np.ndarray
+    correlation: np.ndarray
+    s2: float
+    dof: int
+    condition: float
+    fd_step: float
+    at_bound: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    #: largest relative difference of a forward- and a central-difference Jacobian column
+    jacobian_mismatch: float = math.nan
+
+    def table(self):
+        """One row per parameter: estimate, std_error, ci95_low, ci95_high and the
+        correlation with every parameter (columns ``rho[KEY]``); a pandas DataFrame."""
+        import pandas as pd
+
+        rows = []
+        for i, k in enumerate(self.keys):
+            row = {"parameter": k, "estimate": self.estimate[i],
+                   "std_error": self.std_error[i], "ci95_low": self.ci95_low[i],
+                   "ci95_high": self.ci95_high[i]}
+            row.update({f"rho[{q}]": self.correlation[i, j] for j, q in enumerate(self.keys)})
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def summary(self) -> str:
+        """The estimates, standard errors, 95 % intervals and correlations as text."""
+        w = max(len(k) for k in self.keys)
+        lines = [f"{'parameter':<{w}}  {'estimate':>12}  {'std error':>10}  95 % interval "
+                 f"(Student t, {self.dof} dof; s = {math.sqrt(self.s2) * 1e3:.3g} mm)"]
+        for i, k in enumerate(self.keys):
+            lines.append(f"{k:<{w}}  {self.estimate[i]:>12.6g}  {self.std_error[i]:>10.3g}  "
+                         f"[{self.ci95_low[i]:.6g}, {self.ci95_high[i]:.6g}]")
+        if len(self.keys) > 1:
+            lines.append("correlation:")
+            for i, k in enumerate(self.keys):
+                lines.append(f"  {k:<{w}}  " + "  ".join(f"{self.correlation[i, j]:+.3f}"
+                                                       for j in range(len(self.keys))))
+        lines += [f"WARNING: {m}" for m in self.warnings]
+        return "\n".join(lines)
+
+
+#: a parameter whose whole grid step moves the markers by less than this rms [m] is not
+#: identifiable (what is left is round-off)
+_DEAD_SHIFT = 1e-9
+
+
+def _uncertainty(keys: list[str], x: np.ndarray, r: np.ndarray, jac: np.ndarray, h: float,
+                 at_bound: list[str], steps: np.ndarray | None = None) -> Uncertainty:
+    """Covariance, 95 % intervals and correlations from the residual ``r`` [m] (m,) and its
+    Jacobian ``jac`` [m per unit] (m, p) at the optimum ``x`` (see :class:`Uncertainty`);
+    ``steps``: the grid steps (a parameter that moves the markers by < 1 nm rms over one
+    grid step is reported not identifiable)."""
+    from scipy import stats
+
+    # coordinates measured by no marker: zero residual and no sensitivity (y of a planar
+    # x-z case); they are not observations and do not count towards m
+    used = (r != 0.0) | np.any(jac != 0.0, axis=1)
+    r, jac = r[used], jac[used]
+    m, p = jac.shape
+    dof = m - p
+    s2 = float(r @ r) / dof if dof > 0 else math.nan
+    d = np.sqrt(np.sum(jac * jac, axis=0))
+    warn: list[str] = []
+    steps = np.ones(p) if steps is None else np.asarray(steps, float)
+    live = d * steps / math.sqrt(max(m, 1)) > _DEAD_SHIFT
+    if not live.all():
+        dead = [k for k, ok in zip(keys, live, strict=True) if not ok]
+        warn.append(f"the markers do not depend on {', '.join(dead)} at the optimum: "
+                    "not identifiable, no interval")
+    # the identifiable parameters alone (a dead column would make JᵀJ singular)
+    jl = jac[:, live] / d[live]
+    A = jl.T @ jl  # correlation-scaled normal matrix
+    cond = float(np.linalg.cond(A)) if A.size else math.inf
+    cov = np.full((p, p), math.nan)
+    if A.size and cond < 1e14:
+        idx = np.flatnonzero(live)
+        cov[np.ix_(idx, idx)] = s2 * np.linalg.inv(A) / np.outer(d[live], d[live])
+    elif A.size:
+        warn.append(f"JᵀJ is singular (condition number {cond:.2g}): no intervals")
+    se = np.sqrt(np.diag(cov))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rho = cov / np.outer(se, se)
+    tq = float(stats.t.ppf(0.975, dof)) if dof > 0 else math.nan
+    for i in range(p):
+        for j in range(i + 1, p):
+            if abs(rho[i, j]) > CORRELATION_WARN:
+                warn.append(f"{keys[i]} and {keys[j]} are correlated (ρ = {rho[i, j]:+.3f}, "
+                            f"|ρ| > {CORRELATION_WARN}): the markers barely separate them; "
+                            "their intervals are wide along the direction they trade off")
+    if CONDITION_WARN < cond < 1e14:
+        warn.append(f"JᵀJ is ill-conditioned (condition number {cond:.2g} of the "
+                    f"correlation-scaled matrix > {CONDITION_WARN:.0e}): a combination of "
+                    f"{', '.join(keys)} is barely determined by the markers")
+    if at_bound:
+        warn.append(f"{', '.join(at_bound)} at the bound of the searched range: the "
+                    "minimum may lie outside it, and the interval assumes an interior "
+                    "minimum; widen the range")
+    return Uncertainty(list(keys), x, se, x - tq * se, x + tq * se, cov, rho, s2, dof, cond,
+                       h, list(at_bound), warn)
+
+
+def _fd_step(raw: dict) -> float:
+    """The finite-difference step [grid steps] for this case's integration method."""
+    return FD_STEP_EXPLICIT if load_case(raw).method == "rk4" else FD_STEP_ITERATED
+
+
+def _refine(raw: dict, params: list[Parameter], cont: list[Parameter], starts: list[dict],
+            cost: MarkerCost, client, max_evals: int, fd_step: float | None,
+            profile_points: int) -> tuple[list[dict], dict | None, dict]:
+    """Bounded least squares (scipy ``least_squares``, trust-region reflective) on the
+    marker residual vector over the continuous parameters, from each of ``starts`` (the
+    best grid points; integer parameters fixed at each start's value), then the
+    uncertainty at the best solution and the cost profiles.
+
+    Returns (table rows, best point or None, info: ``starts`` (one dict per start),
+    ``uncertainty``, ``profiles``, ``fd_step``, ``notes``).
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from scipy.optimize import least_squares
 
     keys = [p.key for p in params]
-    steps = np.array([p.step for p in cont])
-    x0 = np.array([float(start[p.key]) for p in cont])
-    lo = np.array([p.bounds[0] for p in cont])
-    hi = np.array([p.bounds[1] for p in cont])
-    rows: list[dict] = []
-    # the grid best is known already: not run again
-    memo: dict[tuple, float] = {tuple(start[k] for k in keys): start_J}
+    free = [p for p in cont if p.bounds[0] < p.bounds[1]]
+    info: dict[str, Any] = {"starts": [], "uncertainty": None, "profiles": {}, "notes": []}
+    fixed = [p.key for p in cont if p not in free]
+    if fixed:
+        info["notes"].append(f"refine: {', '.join(fixed)} has a single grid value; kept")
+    if not free:
+        return [], None, info
+    h = _fd_step(raw) if fd_step is None else float(fd_step)
+    info["fd_step"] = h
+    steps = np.array([p.step for p in free])
+    lo = np.array([p.bounds[0] for p in free])
+    hi = np.array([p.bounds[1] for p in free])
+    n = len(free)
+    runs = _ResidualRuns(raw, keys, cost, client)
 
-    def point(u: np.ndarray) -> list:
-        x = np.clip(x0 + u * steps, lo, hi)
+    def point(start: dict, x: np.ndarray) -> list:
         vals = dict(start)
-        for p, xv in zip(cont, x, strict=True):
+        for p, xv in zip(free, np.clip(x, lo, hi), strict=True):
             vals[p.key] = float(xv)
         return [vals[k] for k in keys]
 
-    def evaluate(us: list[np.ndarray]) -> list[float]:
-        pts = [point(u) for u in us]
-        new = [pt for pt in pts if tuple(pt) not in memo]
-        if new:
-            res = run_batch([_point_case(raw, keys, pt) for pt in new], cost, client=client,
-                            store=store, progress=False)
-            for pt, r in zip(new, res, strict=True):
-                rows.append(_row(keys, pt, r, "refine"))
-                memo[tuple(pt)] = r.values.get("J", math.inf) if r.ok else math.inf
-        return [memo[tuple(pt)] for pt in pts]
+    def probes(u: np.ndarray) -> list[np.ndarray]:
+        # forward differences, backward where the forward point leaves the range
+        out = []
+        for i in range(n):
+            v = u.copy()
+            v[i] += h if (u[i] + h) * steps[i] <= hi[i] else -h
+            out.append(v)
+        return out
 
-    n = len(cont)
-    # the initial simplex: the grid best and half a grid step along each parameter (inside
-    # the bounds), evaluated as one batch
-    simplex = [np.zeros(n)]
+    def solve(start: dict) -> dict:
+        u0 = np.array([float(start[p.key]) for p in free]) / steps
+        r0 = runs.run([point(start, u0 * steps)], "refine")[0]
+        if r0 is None:
+            return {"start": start, "ok": False, "message": "the start point failed"}
+        # a failed simulation inside the range: a residual 10x the start's, so the
+        # trust region shrinks away from it
+        penalty = np.full(r0.size, 10.0 * math.sqrt(float(r0 @ r0) / r0.size) + 1e-6)
+
+        def fun(u: np.ndarray) -> np.ndarray:
+            # the Jacobian's probes go with the point, as one batch (they are needed
+            # whenever the step is accepted)
+            pts = [point(start, u * steps)] + [point(start, v * steps) for v in probes(u)]
+            r = runs.run(pts, "refine")[0]
+            return penalty if r is None else r
+
+        def jac(u: np.ndarray, *_: Any) -> np.ndarray:
+            f = fun(u)  # already simulated: memoised
+            J = np.zeros((f.size, n))
+            for i, v in enumerate(probes(u)):
+                r = runs.run([point(start, v * steps)], "refine")[0]
+                if r is not None:
+                    J[:, i] = (r - f) / (v[i] - u[i])
+            return J
+
+        res = least_squares(fun, u0, jac=jac, bounds=(lo / steps, hi / steps), method="trf",
+                            x_scale=1.0, xtol=1e-6, ftol=1e-10, gtol=1e-10,
+                            max_nfev=max(3, max_evals // (n + 1)))
+        x = np.clip(res.x * steps, lo, hi)
+        r = runs.run([point(start, x)], "refine")[0]
+        J = float(r @ r) if r is not None else math.inf
+        return {"start": start, "ok": r is not None, "x": x, "J": J, "nfev": int(res.nfev),
+                "message": res.message, "status": int(res.status), "u": res.x,
+                "forward": [(v, point(start, v * steps)) for v in probes(res.x)]}
+
+    with ThreadPoolExecutor(max_workers=len(starts)) as pool:
+        solved = list(pool.map(solve, starts))
+    info["starts"] = solved
+    good = [s for s in solved if s["ok"]]
+    if not good:
+        return runs.rows, None, info
+    win = min(good, key=lambda s: s["J"])
+    best = dict(zip(keys, point(win["start"], win["x"]), strict=True))
+    info["best_J"] = win["J"]
+    x = win["x"]
+    # the uncertainty: central differences at the solution ((f(x+h) - f(x-h)) / 2h; at a
+    # bound the one-sided second-order formula (-3 f0 + 4 f1 - f2) / 2h into the range)
+    hx = h * steps
+    pts, plan = [], []
     for i in range(n):
-        u = np.zeros(n)
-        u[i] = 0.5 if x0[i] + 0.5 * steps[i] <= hi[i] else -0.5
-        simplex.append(u)
-    evaluate(simplex)
-    res = minimize(lambda u: evaluate([u])[0], np.zeros(n), method="Nelder-Mead",
-                   bounds=list(zip((lo - x0) / steps, (hi - x0) / steps, strict=True)),
-                   options=dict(initial_simplex=np.array(simplex), xatol=0.02, fatol=0.0,
-                                maxfev=max_evals))
-    best = dict(zip(keys, point(res.x), strict=True))
-    return rows, best
+        e = np.zeros(n)
+        e[i] = hx[i]
+        if x[i] - hx[i] >= lo[i] and x[i] + hx[i] <= hi[i]:
+            plan.append(("c", len(pts)))
+            pts += [x + e, x - e]
+        else:
+            sgn = 1.0 if x[i] + 2 * hx[i] <= hi[i] else -1.0
+            plan.append((sgn, len(pts)))
+            pts += [x + sgn * e, x + 2 * sgn * e]
+    rs = runs.run([point(win["start"], x)] + [point(win["start"], q) for q in pts], "jacobian")
+    r0 = rs[0]
+    if r0 is not None and all(r is not None for r in rs[1:]):
+        rs = rs[1:]
+        jm = np.zeros((r0.size, n))
+        for i, (kind, j) in enumerate(plan):
+            if kind == "c":
+                jm[:, i] = (rs[j] - rs[j + 1]) / (2 * hx[i])
+            else:
+                jm[:, i] = kind * (-3 * r0 + 4 * rs[j] - rs[j + 1]) / (2 * hx[i])
+        tol = 1e-3 * steps
+        at_bound = [p.key for p, xi, a, b, t in zip(free, x, lo, hi, tol, strict=True)
+                    if xi - a < t or b - xi < t]
+        unc = _uncertainty([p.key for p in free], x, r0, jm, h, at_bound, steps)
+        # the forward differences of the last least-squares step (already simulated)
+        # against the central ones: do the residuals vary smoothly at the step?
+        fwd = runs.run([pt for _, pt in win["forward"]], "refine")
+        mismatch = []
+        for i, ((v, _), rf) in enumerate(zip(win["forward"], fwd, strict=True)):
+            norm = np.linalg.norm(jm[:, i])
+            if rf is not None and norm * steps[i] / math.sqrt(r0.size) > _DEAD_SHIFT:
+                jf = (rf - r0) / ((v[i] - win["u"][i]) * steps[i])
+                mismatch.append(float(np.linalg.norm(jf - jm[:, i]) / norm))
+        unc.jacobian_mismatch = max(mismatch) if mismatch else math.nan
+        if unc.jacobian_mismatch > JACOBIAN_WARN:
+            unc.warnings.append(
+                f"forward and central differences of the residuals differ by "
+                f"{unc.jacobian_mismatch:.0%} at a step of {h:g} grid steps: the simulation "
+                "is not smooth at that scale (integration noise or strong nonlinearity); "
+                "the intervals are approximate")
+        info["uncertainty"] = unc
+        if profile_points > 1:
+            info["profiles"] = _profiles(runs, win["start"], free, point, unc, lo, hi,
+                                         profile_points)
+    else:
+        info["notes"].append("refine: a simulation of the Jacobian failed; no uncertainty")
+    return runs.rows, best, info
+
+
+def _profiles(runs: _ResidualRuns, start: dict, free: list[Parameter], point, unc: Uncertainty,
+              lo: np.ndarray, hi: np.ndarray, k: int) -> dict[str, dict[str, np.ndarray]]:
+    """The cost along each parameter over ±2 interval half-widths around the optimum
+    (``k`` points, inside the range): the **slice** (the others at the optimum) and the
+    **profile** (the others on their conditional optimum of the linearised model,
+    x_o = x̂_o + Σ_oi / Σ_ii (x_i − x̂_i)); one batch of simulations."""
+    x = unc.estimate
+    plan = []
+    for i, p in enumerate(free):
+        half = (unc.ci95_high[i] - unc.ci95_low[i]) / 2
+        if not np.isfinite(half) or half <= 0:
+            continue
+        vals = np.clip(x[i] + np.linspace(-2.0, 2.0, k) * half, lo[i], hi[i])
+        for kind in ("slice", "profile"):
+            for v in vals:
+                q = x.copy()
+                q[i] = v
+                if kind == "profile":
+                    q = x + unc.covariance[:, i] / unc.covariance[i, i] * (v - x[i])
+                    q[i] = v
+                plan.append((p.key, kind, v, np.clip(q, lo, hi)))
+    rs = runs.run([point(start, q) for *_, q in plan], "profile")
+    out: dict[str, dict[str, Any]] = {}
+    for (key, kind, v, _), r in zip(plan, rs, strict=True):
+        d = out.setdefault(key, {"value": [], "slice": [], "profile": []})
+        if kind == "slice":
+            d["value"].append(v)
+        d[kind].append(float(r @ r) if r is not None else math.nan)
+    return {k: {c: np.asarray(v) for c, v in d.items()} for k, d in out.items()}
 
 
 # -- figures --------------------------------------------------------------------------------
@@ -687,6 +1065,52 @@ def landscape_figure(result: IdentifyResult, path: str | Path) -> Path:
         ax.set_title("J at the best " + ", ".join(p.key for p in params
                                                   if p.key not in (a.key, b.key)), fontsize=8)
     fig.suptitle(f"evaluation function (seed 003 eq. 25) over {len(tab)} grid points",
+                 fontsize=9)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=130)
+    return path
+
+
+def profile_figure(result: IdentifyResult, path: str | Path) -> Path:
+    """The cost along each refined parameter around the optimum: the slice (the others at
+    the optimum), the profile (the others on their linearised conditional optimum) and the
+    profile the linearisation predicts, J* + s² (x − x̂)² / σ²; the dotted line
+    J* + t² s² meets that prediction at the ends of the 95 % interval (shaded)."""
+    import matplotlib.figure
+    import matplotlib.ticker
+
+    u = result.uncertainty
+    keys = [k for k in (u.keys if u is not None else []) if k in result.profiles]
+    fig = matplotlib.figure.Figure(figsize=(3.8 * max(1, len(keys)), 3.4))
+    for n, key in enumerate(keys):
+        i = u.keys.index(key)
+        d = result.profiles[key]
+        x, x0, se = d["value"], u.estimate[i], u.std_error[i]
+        tq = (u.ci95_high[i] - x0) / se
+        J0 = result.best_J
+        ax = fig.add_subplot(1, max(1, len(keys)), n + 1)
+        ax.axvspan(u.ci95_low[i], u.ci95_high[i], color="C2", alpha=0.15, label="95 % interval")
+        fine = np.linspace(x.min(), x.max(), 101)
+        ax.plot(fine, J0 + u.s2 * ((fine - x0) / se) ** 2, "--", color="0.4", lw=1,
+                label="linearised profile")
+        ax.plot(x, d["slice"], "o-", ms=3, color="C0", label="slice (others fixed)")
+        ax.plot(x, d["profile"], "s-", ms=3, color="C3", label="profile (others follow)")
+        ax.axhline(J0 + tq * tq * u.s2, color="k", lw=0.8, ls=":")
+        ax.axvline(x0, color="k", lw=0.8)
+        ax.set_xlabel(key)
+        ax.set_ylabel("J [m²]" if n == 0 else "")
+        ax.set_title(f"{x0:.5g} ± {tq * se:.2g} (95 %)", fontsize=8)
+        ax.grid(alpha=0.3)
+        ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))
+        ax.ticklabel_format(axis="x", useOffset=False)
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(4))
+        if n == 0:
+            ax.legend(fontsize=6)
+    rho = ""
+    if u is not None and len(u.keys) == 2:
+        rho = f"; ρ = {u.correlation[0, 1]:+.3f}"
+    fig.suptitle("evaluation function (seed 003 eq. 25) around the refined optimum" + rho,
                  fontsize=9)
     fig.tight_layout()
     path = Path(path)
