@@ -214,7 +214,8 @@ def elastica(alpha: float, ea_ratio: float = math.inf) -> tuple[float, float]:
 
 
 @register("ancf2d_cantilever", "analytic",
-          "ancf2d statics: cantilever under its own weight and the large-deflection elastica")
+          "ancf2d statics: cantilever under its own weight and the large-deflection elastica",
+          reference="analytic")
 def check_statics(full: bool = True, figure_dir: Path | None = None) -> Row:
     # (1) small deflection under own weight: q = 1 N/m, L = 1 m, EI = 1e3 N m^2 (tip
     # deflection 1.25e-4 L: geometric nonlinearity ~1e-8), EA = 1e7 N
@@ -296,7 +297,8 @@ def check_statics(full: bool = True, figure_dir: Path | None = None) -> Row:
 # -- energy ---------------------------------------------------------------------------------
 
 
-@register("ancf2d_energy", "analytic", "ancf2d: energy conserved without damping or drag")
+@register("ancf2d_energy", "analytic", "ancf2d: energy conserved without damping or drag",
+          reference="analytic")
 def check_energy(full: bool = True, figure_dir: Path | None = None) -> Row:
     elements = 20 if full else 10
     # up to the whip: the undamped strip's free end whips near 1.9 s, where the energy
@@ -353,7 +355,8 @@ def strip_runs(sizes: tuple[int, ...], duration: float) -> dict[int, object]:
 
 
 @register("seed003_strip", "seed",
-          "Seed 003 §4: the rubber strip released at 45°, 10–50 ANCF elements (Fig 7)")
+          "Seed 003 §4: the rubber strip released at 45°, 10–50 ANCF elements (Fig 7)",
+          reference="self")
 def check_strip(full: bool = True, figure_dir: Path | None = None) -> Row:
     sizes = (10, 20, 30, 40, 50) if full else (10, 20, 30)
     duration = 2.0 if full else COMPARE_UNTIL

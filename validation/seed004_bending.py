@@ -283,7 +283,8 @@ def _cantilever_figure(results: dict, floor: dict, moments, figure_dir: Path) ->
 
 
 @register("seed004_cantilever", "seed",
-          "Seed 004 §3.3/§4.6.1: end-moment cantilever vs the circular arc (Sharf)")
+          "Seed 004 §3.3/§4.6.1: end-moment cantilever vs the circular arc (Sharf)",
+          reference="seed")
 def check_cantilever(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Static tip error δ_B of both bending models against the closed-form arc."""
     moments = MOMENTS if full else (8.0, 100.0, 250.0, 400.0)
@@ -445,7 +446,8 @@ def three_node_forces(model: str, EI: float = THREE_NODE["EI"], L: float = THREE
 
 
 @register("seed004_three_node", "analytic",
-          "Seed 004 §3.2: three-node bending force = Euler–Bernoulli 48EI/(2L)³")
+          "Seed 004 §3.2: three-node bending force = Euler–Bernoulli 48EI/(2L)³",
+          reference="analytic")
 def check_three_node(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Three-node check of the discrete bending force of both bending models."""
     p = THREE_NODE
@@ -632,7 +634,7 @@ def bending_force_properties(model: str, angle_scale: float = 1.0) -> dict:
 
 @register("seed004_bending_energy", "analytic",
           "Bending models: energy balance without dissipation; is the bending force "
-          "conservative?")
+          "conservative?", reference="analytic")
 def check_energy(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Energy of a 3-D whip (no damping, drag, bilinear law) and the bending force's
     symmetry, for both bending models."""
@@ -776,7 +778,8 @@ def tip_load_error(model: str, elements: int, alpha: float) -> dict:
 
 
 @register("seed004_tip_load", "analytic",
-          "Bending models: large-deflection tip-load cantilever vs the elastica")
+          "Bending models: large-deflection tip-load cantilever vs the elastica",
+          reference="analytic")
 def check_tip_load(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Both bending models against the inextensible elastica, static solves at N = 6 … 24."""
     meshes = (6, 12, 24) if full else (6, 12)

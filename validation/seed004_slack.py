@@ -404,7 +404,8 @@ def no_bending_measures(ds, t_end: float = T_SNAPSHOT) -> dict:
 
 
 @register("seed004_slack_no_bending", "seed",
-          "Seed 004 §2.4: slack manoeuvre without bending stiffness disjoints (Fig. 2.10)")
+          "Seed 004 §2.4: slack manoeuvre without bending stiffness disjoints (Fig. 2.10)",
+          reference="seed")
 def check_no_bending(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Lumped mass, N = 54, no bending: slack and kinked elements at 38–55 m by 430 s."""
     ds = run_slack(bending=False, duration=DURATION if full else T_SNAPSHOT)
@@ -546,7 +547,8 @@ def _profiles_figure(bent, straight, m: dict, figure_dir: Path) -> str:
 
 
 @register("seed004_slack_bending", "seed",
-          "Seed 004 §3.4: slack manoeuvre with bending forms smooth coils (Table 3.3)")
+          "Seed 004 §3.4: slack manoeuvre with bending forms smooth coils (Table 3.3)",
+          reference="seed")
 def check_bending(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Lumped mass + bending, N = 54: no folded joints, one coil per reversal, water
     pulley; Table 3.3's circles listed next to ours."""
@@ -692,7 +694,8 @@ def _convergence_figure(runs: dict, time: float, s0: float, figure_dir: Path) ->
 
 
 @register("seed004_slack_higher_order", "cross-formulation",
-          "Seed 004 §4.6.2: higher_order N = 50 matches a fine bending lumped mass")
+          "Seed 004 §4.6.2: higher_order N = 50 matches a fine bending lumped mass",
+          reference="self")
 def check_higher_order(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Node x at 830 s near the tight bend: higher_order N = 50 against the bending lumped
     mass with N = 108 (reduced: at 430 s, against N = 70)."""

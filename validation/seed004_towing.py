@@ -450,7 +450,7 @@ def _chapman_figures(runs: dict, fits: dict, figure_dir: Path) -> str:
 
 
 @register("seed004_chapman_turns", "seed",
-          "Seed 004 §2.3.2: steady turns of a towed depressor vs Chapman")
+          "Seed 004 §2.3.2: steady turns of a towed depressor vs Chapman", reference="seed")
 def check_chapman(full: bool = True, figure_dir: Path | None = None) -> Row:
     runs = chapman_runs(full)
     conv = runs["conv"]
@@ -639,7 +639,8 @@ def _profiles_figure(runs: dict, figure_dir: Path) -> str:
 
 
 @register("seed004_straight_tows", "seed",
-          "Seed 004 §2.3.1: Vaz & Patel acceleration and deceleration of a towed cable")
+          "Seed 004 §2.3.1: Vaz & Patel acceleration and deceleration of a towed cable",
+          reference="analytic")
 def check_straight(full: bool = True, figure_dir: Path | None = None) -> Row:
     runs = {"acceleration": run_manoeuvre(ACCELERATION, 4000.0),
             "deceleration": run_manoeuvre(DECELERATION, 6000.0)}

@@ -78,7 +78,7 @@ def reduced_problem() -> dict:
     return raw
 
 
-@register("seed003_swingup", "seed", "Seed 003 §5: GA swing-up (eqs. 26–28)")
+@register("seed003_swingup", "seed", "Seed 003 §5: GA swing-up (eqs. 26–28)", reference="self")
 def check(full: bool = True, figure_dir: Path | None = None, *, workers: int = 2) -> Row:
     problem = load_problem(EXAMPLE) if full else load_problem(reduced_problem(),
                                                               base_dir=EXAMPLE.parent)
