@@ -8,8 +8,10 @@ above the horizontal, g = 9.8 m/s², internal damping D = 2.0e3 N s/m² (axial C
 
 * ``air`` — the seed's experiment: air 1.293 kg/m³ with the projected-area drag law
   (C_D = 0.8) and buoyancy. tetherdyn only: Exudyn has no distributed drag for this
-  element (a Python load per element and step would time Python, not Exudyn).
-* ``vacuum`` — the same without air: identical equations in both codes (Exudyn's
+  element (the peer rows add it from a Python pre-step function, validation/peers/
+  exudyn_strip.py; timing that would time Python, not Exudyn).
+* ``vacuum`` — the same without air, Exudyn's model from validation/peers/exudyn_strip.py
+  (shared with the seed-003 peer rows): identical equations in both codes (Exudyn's
   element uses the axial strain |r'| − 1 and the axial / bending damping work
   ∫ C ε̇ δε and ∫ C_b κ̇ δκ, as tetherdyn; it integrates the axial terms with 5 and the
   bending terms with 3 Gauss points, tetherdyn both with 4).
