@@ -8,8 +8,10 @@ above the horizontal, g = 9.8 m/s², internal damping D = 2.0e3 N s/m² (axial C
 
 * ``air`` — the seed's experiment: air 1.293 kg/m³ with the projected-area drag law
   (C_D = 0.8) and buoyancy. tetherdyn only: Exudyn has no distributed drag for this
-  element (a Python load per element and step would time Python, not Exudyn).
-* ``vacuum`` — the same without air: identical equations in both codes (Exudyn's
+  element (the peer rows add it from a Python pre-step function, validation/peers/
+  exudyn_strip.py; timing that would time Python, not Exudyn).
+* ``vacuum`` — the same without air, Exudyn's model from validation/peers/exudyn_strip.py
+  (shared with the seed-003 peer rows): identical equations in both codes (Exudyn's
   element uses the axial strain |r'| − 1 and the axial / bending damping work
   ∫ C ε̇ δε and ∫ C_b κ̇ δκ, as tetherdyn; it integrates the axial terms with 5 and the
   bending terms with 3 Gauss points, tetherdyn both with 4).
@@ -56,18 +58,7 @@ from _common import cpu_model, package_version, versions
 import tetherdyn
 from tetherdyn.case import load_case
 from tetherdyn.models import build_model
-from validation.seed003 import (
-    AREA,
-    D_IDENT,
-    DENSITY,
-    EA_STRIP,
-    EI_STRIP,
-    GRAVITY,
-    LENGTH,
-    RELEASE_DEG,
-    YOUNG,
-    strip_case,
-)
+from validation.seed003 import strip_case
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "results_ancf2d.md"
@@ -107,61 +98,13 @@ def exudyn_version() -> str | None:
 
 
 def run_exudyn(dt: float, duration: float, solver: str):
-    """The vacuum strip in Exudyn (x-y plane, gravity −y): (wall time of SolveDynamic [s],
-    tip path (k, 2) every 10 ms)."""
-    import exudyn as exu
-    from exudyn.itemInterface import (
-        CoordinateConstraint,
-        LoadMassProportional,
-        MarkerBodyMass,
-        MarkerNodeCoordinate,
-        NodePoint2DSlope1,
-        NodePointGround,
-        ObjectANCFCable2D,
-        SensorNode,
-    )
+    """The vacuum strip in Exudyn (validation/peers/exudyn_strip.py, the model of the
+    seed-003 peer rows): (wall time of SolveDynamic [s], tip path (k, 2) every 10 ms)."""
+    from validation.seed003_exudyn import exudyn_strip
 
-    SC = exu.SystemContainer()
-    mbs = SC.AddSystem()
-    le = LENGTH / ELEMENTS
-    c, s = math.cos(math.radians(RELEASE_DEG)), math.sin(math.radians(RELEASE_DEG))
-    nodes = [mbs.AddNode(NodePoint2DSlope1(referenceCoordinates=[i * le * c, i * le * s, c, s]))
-             for i in range(ELEMENTS + 1)]
-    inertia = EI_STRIP / YOUNG
-    for i in range(ELEMENTS):
-        obj = mbs.AddObject(ObjectANCFCable2D(
-            length=le, massPerLength=DENSITY * AREA, bendingStiffness=EI_STRIP,
-            axialStiffness=EA_STRIP, bendingDamping=D_IDENT * inertia,
-            axialDamping=D_IDENT * AREA, nodeNumbers=[nodes[i], nodes[i + 1]]))
-        marker = mbs.AddMarker(MarkerBodyMass(bodyNumber=obj))
-        mbs.AddLoad(LoadMassProportional(markerNumber=marker, loadVector=[0.0, -GRAVITY, 0.0]))
-    ground = mbs.AddNode(NodePointGround(referenceCoordinates=[0.0, 0.0, 0.0]))
-    mg = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=ground, coordinate=0))
-    for k in (0, 1):  # pinned: position held, slope free
-        mk = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nodes[0], coordinate=k))
-        mbs.AddObject(CoordinateConstraint(markerNumbers=[mg, mk]))
-    sensor = mbs.AddSensor(SensorNode(nodeNumber=nodes[-1], storeInternal=True,
-                                      outputVariableType=exu.OutputVariableType.Position))
-    mbs.Assemble()
-    ss = exu.SimulationSettings()
-    ss.timeIntegration.numberOfSteps = int(round(duration / dt))
-    ss.timeIntegration.endTime = duration
-    ss.timeIntegration.verboseMode = 0
-    ss.solution.file.write = False
-    ss.solution.sensors.writePeriod = OUTPUT_INTERVAL
-    ss.linearSolver.solverType = exu.LinearSolverType.EigenSparse
-    ss.show.statistics = False
-    ss.show.computationTime = False
-    if solver == "generalized_alpha":
-        ss.timeIntegration.generalizedAlpha.spectralRadius = 0.8
-        kind = exu.DynamicSolverType.GeneralizedAlpha
-    else:
-        kind = exu.DynamicSolverType.RK44
-    t0 = time.perf_counter()
-    mbs.SolveDynamic(ss, solverType=kind)
-    wall = time.perf_counter() - t0
-    data = mbs.GetSensorStoredData(sensor)
-    return wall, np.asarray(data)[:, 1:3]
+    ds = exudyn_strip(ELEMENTS, duration, dt, drag=False, output_interval=OUTPUT_INTERVAL,
+                      solver=solver)
+    return float(ds.attrs["wall_time_s"]), ds.position.isel(node=-1).values[:, [0, 2]]
 
 
 # -- the benchmark -----------------------------------------------------------------------------

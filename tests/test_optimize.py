@@ -320,3 +320,23 @@ def test_swingup_row_reduced():
     assert v["history"][-1] <= v["history"][0]
     assert set(v["periods"]) == {"T1", "T2", "T3"}
     assert all(0.25 <= T <= 1.0 for T in v["periods"].values())
+
+
+def test_plateau_generation_is_the_last_improvement():
+    from validation.swingup import plateau_generation
+
+    assert plateau_generation([0.3, 0.3, 0.2, 0.2, 0.1, 0.1, 0.1]) == 4
+    assert plateau_generation([0.3, 0.3]) == 0
+
+
+def test_swingup_vs_seed_row_reduced():
+    from validation import _REGISTRY, swingup
+
+    row = _REGISTRY["seed003_swingup_vs_seed"].func(full=False)
+    v = row.values
+    # the same GA run as the row above (one per process)
+    assert swingup.run_ga(False)[1].best_t == v["capture_time"]
+    assert 0 <= v["plateau_generation"] <= 3  # the reduced GA runs 3 generations
+    assert 0.0 <= v["capture_time"] <= 1.5  # inside the reduced fitness window
+    # the verdict is the seed's two statements, nothing else
+    assert row.passed == (v["plateau_ok"] and v["capture_ok"])

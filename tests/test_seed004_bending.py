@@ -61,26 +61,51 @@ def test_higher_order_cantilever_beats_lumped_mass_at_large_load(cantilever):
     assert v["higher_max"] > v["couple_floor"][sb.HIGHER_N]
 
 
+@pytest.mark.xfail(reason="lumped_mass N = 12 gives δ_B = 0.030 at λ_B = 1.6, above the "
+                          "seed's 0.02 (the digest's reproduction of its scheme: 0.0301)",
+                   strict=False)
+def test_lumped_mass_n12_cantilever_meets_the_seed_bound(cantilever):
+    assert cantilever.values["lumped_max_12"] < sb.LUMPED_BOUND_12
+
+
+def test_lumped_mass_n12_is_the_seed_scheme(cantilever):
+    # N = 12 reproduces the digest's independent reproduction of the ch.-3 scheme (§5.1.6)
+    for r in cantilever.values["results"]["lumped_mass 12"]:
+        ref = sb.DIGEST_LINEAR_DELTA[r["M"]][2]
+        assert abs(r["delta"] - ref) < 0.03 * ref + 2e-5
+
+
 @pytest.mark.xfail(reason="higher_order N = 12 gives δ_B = 0.0195 at λ_B = 1.6, above the "
                           "seed's 0.006 (docs/seed004_bending.md)", strict=False)
 def test_higher_order_cantilever_meets_the_seed_claim(cantilever):
     assert cantilever.values["higher_max"] <= sb.HIGHER_BOUND
 
 
-def test_bending_energy_and_conservativeness():
-    row = sb.check_energy(full=False)
+@pytest.fixture(scope="module")
+def energy_row():
+    return sb.check_energy(full=False)
+
+
+def test_bending_energy_and_conservativeness(energy_row):
+    row = energy_row
     v = row.values
     # the whip without bending holds its energy to RK4's error: the drift is the bending's
     assert v["baseline"] < sb.BASELINE_TOL
     for model in sb.MODELS:
-        m = v[model]
-        # neither discrete bending force is the gradient of an energy (Jacobian asymmetry
-        # 5–12 % at 0.3 rad per element), so energy wanders by ~1 % of the kinetic energy;
-        # it is the force's (dt-independent) and first order in the element size
-        assert not m["conservative"]
-        assert m["step_independent"] and m["refines"] and m["angle_order"]
-        assert m["error"] < 0.05
-    assert row.passed
+        # the energy error shrinks as the mesh refines (both bending models)
+        e = v[model]["errors"]
+        assert e[20] < e[10]
+    # the verdict is the energy criterion itself, which a non-conservative force fails
+    assert row.passed == all(v[model]["energy_held"] for model in sb.MODELS)
+
+
+@pytest.mark.xfail(reason="neither discrete bending force is conservative (Jacobian 12-15 % "
+                          "asymmetric): the undamped whip's energy wanders by 7e-3 (lumped) "
+                          "and 1.8e-2 (higher_order) at N = 10, above 1e-4", strict=False)
+def test_bending_models_conserve_energy_without_dissipation(energy_row):
+    v = energy_row.values
+    for model in sb.MODELS:
+        assert max(v[model]["errors"].values()) < sb.ENERGY_TOL
 
 
 def test_tip_load_cantilever_converges_to_the_elastica():

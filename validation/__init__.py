@@ -17,11 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["Row", "register", "save_figure", "all_checks", "run_checks", "write_report", "TIERS",
-           "peer_not_installed", "merge_rows"]
+           "REFERENCES", "peer_not_installed", "merge_rows"]
 
 #: the report's tiers, in order
 TIERS = ("analytic", "cross-formulation", "seed", "peer")
-
+#: what a check's criterion compares our results against: a closed form or conservation law
+#: (``analytic``), a number or statement of a seed (``seed``), another code run side by side
+#: (``peer``), or only our own code (``self``: finer runs, another of our formulations,
+#: markers our solver generated, properties such as elitism) — never enough on its own
+REFERENCES = ("analytic", "seed", "peer", "self")
 
 
 @dataclass
@@ -40,6 +44,7 @@ class Row:
     values: dict = field(default_factory=dict)  # raw numbers for tests
     skipped: bool = False  # an optional peer is not installed: verified nothing, not passed
     key: str = ""  # the check's registry key (set by run_checks)
+    reference: str = ""  # one of REFERENCES (set by run_checks from the registration)
 
 
 @dataclass(frozen=True)
@@ -48,18 +53,26 @@ class CheckSpec:
     tier: str
     title: str
     func: Callable[..., Row]
+    reference: str
 
 
 _REGISTRY: dict[str, CheckSpec] = {}
 
 
-def register(key: str, tier: str, title: str) -> Callable[[Callable[..., Row]], Callable[..., Row]]:
-    """Decorator: register ``func(full: bool, figure_dir: Path | None) -> Row``."""
+def register(key: str, tier: str, title: str, *, reference: str
+             ) -> Callable[[Callable[..., Row]], Callable[..., Row]]:
+    """Decorator: register ``func(full: bool, figure_dir: Path | None) -> Row``.
+
+    ``reference``: what the check's criterion compares against, one of :data:`REFERENCES`
+    (``self`` when only our own code is on the other side)."""
     if tier not in TIERS:
         raise ValueError(f"unknown tier {tier!r}")
+    if reference not in REFERENCES:
+        raise ValueError(f"check {key!r}: reference must be one of {REFERENCES}, "
+                         f"not {reference!r}")
 
     def deco(func: Callable[..., Row]) -> Callable[..., Row]:
-        _REGISTRY[key] = CheckSpec(key, tier, title, func)
+        _REGISTRY[key] = CheckSpec(key, tier, title, func, reference)
         return func
 
     return deco
@@ -102,6 +115,7 @@ def run_checks(keys: list[str] | None = None, *, full: bool = True,
         row = spec.func(full=full, figure_dir=figure_dir)
         row.seconds = time.perf_counter() - t0
         row.key = key
+        row.reference = spec.reference
         rows.append(row)
         if echo:
             verdict = "PASS" if row.passed else "SKIP" if row.skipped else "FAIL"
@@ -111,7 +125,7 @@ def run_checks(keys: list[str] | None = None, *, full: bool = True,
 
 #: the Row fields kept in the report's JSON store (``values`` hold arrays for tests only)
 _STORED = ("key", "name", "tier", "expected", "ours", "tolerance", "passed", "details",
-           "figure", "seconds", "skipped")
+           "figure", "seconds", "skipped", "reference")
 
 
 def merge_rows(rows: list[Row], store: Path) -> list[Row]:
@@ -120,14 +134,44 @@ def merge_rows(rows: list[Row], store: Path) -> list[Row]:
     lines and keeps the rest. Rows of checks no longer registered are dropped."""
     import json
 
+    checks = all_checks()
     kept: dict[str, Row] = {}
     if store.is_file():
         for d in json.loads(store.read_text()):
             kept[d["key"]] = Row(**{k: d[k] for k in _STORED if k in d})
     for r in rows:
         kept[r.key] = r
-    order = list(all_checks())
-    return [kept[k] for k in order if k in kept]
+    for k, r in kept.items():  # a store written before the reference kinds: label it now
+        if k in checks:
+            r.reference = checks[k].reference
+    return [kept[k] for k in checks if k in kept]
+
+
+def _verdict(r: Row) -> str:
+    return "pass" if r.passed else "not run" if r.skipped else "**FAIL**"
+
+
+def summary_table(rows: list[Row]) -> list[str]:
+    """The report's opening lines: one line per row (check, kind of reference, verdict) and
+    the counts, so that a reader sees at once which rows rest only on our own code."""
+    lines = ["## Summary", "",
+             "Reference: what a row's criterion compares against — `analytic` (closed form, "
+             "conservation law), `seed` (a seed's number or statement), `peer` (another code "
+             "run side by side), `self` (only our own code: finer runs, another of our "
+             "formulations, our own synthetic data).", ""]
+    counts = []
+    for ref in REFERENCES:
+        mine = [r for r in rows if r.reference == ref]
+        if mine:
+            counts.append(f"{ref} {len(mine)} ({sum(r.passed for r in mine)} pass, "
+                          f"{sum(not r.passed and not r.skipped for r in mine)} fail"
+                          + (f", {sum(r.skipped for r in mine)} not run"
+                             if any(r.skipped for r in mine) else "") + ")")
+    lines += [f"{len(rows)} rows: " + "; ".join(counts) + ".", "",
+              "| check | tier | reference | verdict |", "|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r.name} | {r.tier} | {r.reference or '?'} | {_verdict(r)} |")
+    return lines + [""]
 
 
 def write_report(rows: list[Row], path: Path, command: str) -> Path:
@@ -140,6 +184,7 @@ def write_report(rows: list[Row], path: Path, command: str) -> Path:
         "simulations named in its check (source: `validation/`); the test suite",
         "runs a reduced version of every row and asserts the same physics.",
         "",
+        *summary_table(rows),
     ]
     for tier in TIERS:
         tier_rows = [r for r in rows if r.tier == tier]
@@ -147,12 +192,11 @@ def write_report(rows: list[Row], path: Path, command: str) -> Path:
         if not tier_rows:
             lines += ["(no checks in this tier yet)", ""]
             continue
-        lines += ["| check | expected | ours | tolerance | verdict | time |",
-                  "|---|---|---|---|---|---|"]
+        lines += ["| check | reference | expected | ours | tolerance | verdict | time |",
+                  "|---|---|---|---|---|---|---|"]
         for r in tier_rows:
-            verdict = "pass" if r.passed else "not run" if r.skipped else "**FAIL**"
-            lines.append(f"| {r.name} | {r.expected} | {r.ours} | {r.tolerance} | {verdict} "
-                         f"| {r.seconds:.0f} s |")
+            lines.append(f"| {r.name} | {r.reference or '?'} | {r.expected} | {r.ours} | "
+                         f"{r.tolerance} | {_verdict(r)} | {r.seconds:.0f} s |")
         lines.append("")
         for r in tier_rows:
             if r.details or r.figure:

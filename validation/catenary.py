@@ -339,7 +339,7 @@ def _figure(results: dict, figure_dir: Path) -> str:
 
 
 @register("elastic_catenary", "analytic", "Cable between two supports settles to the elastic "
-          "catenary")
+          "catenary", reference="analytic")
 def check(full: bool = True, figure_dir: Path | None = None) -> Row:
     runs = ([("level", n) for n in (16, 32, 64)] + [("inclined", n) for n in (16, 32, 64)]
             if full else [("level", 16), ("level", 32), ("inclined", 32)])

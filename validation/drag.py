@@ -187,7 +187,8 @@ def _finish(fig, ax, figure_dir: Path, name: str) -> str:
 # ---- check 1: broadside, cross-flow law -----------------------------------------------------
 
 @register("terminal_velocity_broadside", "analytic",
-          "Terminal velocity of a horizontal cable sinking broadside (cross-flow drag)")
+          "Terminal velocity of a horizontal cable sinking broadside (cross-flow drag)",
+          reference="analytic")
 def check_broadside(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Sinking speed [m/s] of the horizontal cable vs v_T, with C_a = 1 and C_a = 0."""
     cfg = _settings(full)
@@ -254,7 +255,8 @@ def check_broadside(full: bool = True, figure_dir: Path | None = None) -> Row:
 # ---- check 2: inclined, cross-flow law ------------------------------------------------------
 
 @register("terminal_velocity_inclined", "analytic",
-          "Steady glide of an inclined cable (cross-flow drag with skin friction)")
+          "Steady glide of an inclined cable (cross-flow drag with skin friction)",
+          reference="analytic")
 def check_inclined(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Glide velocity (v_x, v_z) [m/s] of the cable inclined BETA_DEG vs the closed form."""
     cfg = _settings(full, inclined=True)
@@ -325,7 +327,8 @@ def check_inclined(full: bool = True, figure_dir: Path | None = None) -> Row:
 # ---- check 3: loading functions (seed 004 eq. 2.12) ------------------------------------------
 
 @register("drag_law_loading_functions", "analytic",
-          "Terminal velocity with the loading-function drag law (seed 004 eq. 2.12)")
+          "Terminal velocity with the loading-function drag law (seed 004 eq. 2.12)",
+          reference="analytic")
 def check_loading_functions(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Broadside and inclined terminal velocities [m/s] under seed 004 eq. (2.12) drag."""
     cfg = _settings(full)
@@ -474,7 +477,8 @@ def towed_cable_reference(n_points: int = 201) -> dict:
 
 
 @register("towed_cable_profile", "analytic",
-          "Steady profile of a towed cable with an end mass (cross-flow drag)")
+          "Steady profile of a towed cable with an end mass (cross-flow drag)",
+          reference="analytic")
 def check_towed(full: bool = True, figure_dir: Path | None = None) -> Row:
     """End-point offset [m] and towing force [N] of the steady towed cable vs the ODE."""
     # Error sources: lumping (drag at element centres from the element direction, a midpoint

@@ -47,7 +47,8 @@ def pendulum_case(elements: int, duration: float, dt: float) -> dict:
     )
 
 
-@register("energy_conservation", "analytic", "Energy conserved without damping or drag")
+@register("energy_conservation", "analytic", "Energy conserved without damping or drag",
+          reference="analytic")
 def check(full: bool = True, figure_dir: Path | None = None) -> Row:
     # the first pendulum period is 2*pi/(1.2024*sqrt(g/L)) ~ 5.2 s (Bessel, hanging chain)
     duration = 60.0 if full else 15.0

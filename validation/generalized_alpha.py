@@ -159,7 +159,7 @@ def theoretical_amplification(rho_inf: float, omega_h: float) -> np.ndarray:
 
 
 @register("ga_spectral_radius", "analytic",
-          "Generalized-α: spectral radius at Δt/T = 1e4 equals ρ∞")
+          "Generalized-α: spectral radius at Δt/T = 1e4 equals ρ∞", reference="analytic")
 def check_spectral(full: bool = True, figure_dir: Path | None = None) -> Row:
     rhos = (0.0, 0.25, 0.5, 0.8, 0.9, 1.0) if full else (0.0, 0.5, 0.8, 1.0)
     measured = {r: measured_spectral_radius(r)[0] for r in rhos}
@@ -235,7 +235,7 @@ def convergence_order(dts: tuple[float, ...], duration: float, rho_inf: float = 
     return errs, np.log(errs[:-1] / errs[1:]) / np.log(np.array(dts[:-1]) / np.array(dts[1:]))
 
 
-@register("ga_convergence_order", "analytic", "Generalized-α: second order in dt")
+@register("ga_convergence_order", "analytic", "Generalized-α: second order in dt", reference="self")
 def check_order(full: bool = True, figure_dir: Path | None = None) -> Row:
     dts = (2e-3, 1e-3, 5e-4, 2.5e-4) if full else (2e-3, 1e-3, 5e-4)
     duration = 2.0 if full else 1.0
@@ -261,7 +261,7 @@ def check_order(full: bool = True, figure_dir: Path | None = None) -> Row:
 # -- energy --------------------------------------------------------------------------------
 
 
-@register("ga_energy", "analytic", "Generalized-α at ρ∞ = 1 conserves energy")
+@register("ga_energy", "analytic", "Generalized-α at ρ∞ = 1 conserves energy", reference="analytic")
 def check_energy(full: bool = True, figure_dir: Path | None = None) -> Row:
     duration = 60.0 if full else 10.0
     # the trapezoidal rule's energy error on this nonlinear cable is O(dt²) (measured at
@@ -339,7 +339,8 @@ def _rms_force_at(ds, times: np.ndarray) -> float:
 
 
 @register("ga_stiff_speedup", "cross-formulation",
-          "Generalized-α: ≥ 10× RK4's stable step on a stiff cable at 1 % force accuracy")
+          "Generalized-α: ≥ 10× RK4's stable step on a stiff cable at 1 % force accuracy",
+          reference="self")
 def check_stiff(full: bool = True, figure_dir: Path | None = None) -> Row:
     elements = 20 if full else 10
     duration = 20.0 if full else 5.0

@@ -322,7 +322,8 @@ def _summary(r: ChainRun) -> dict:
             "leakage": r.leakage}
 
 
-@register("hanging_chain_period", "analytic", "Hanging-chain first-mode period (Bernoulli)")
+@register("hanging_chain_period", "analytic", "Hanging-chain first-mode period (Bernoulli)",
+          reference="analytic")
 def check(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Period of the hanging chain's first mode, N = 32, vs the continuum (and N-convergence)."""
     periods = 10 if full else 3

@@ -86,7 +86,7 @@ def greenhill(tension: float = 0.0) -> float:
 
 
 @register("higher_order_greenhill", "analytic",
-          "higher_order torsion: Greenhill's critical torque of a pinned rod")
+          "higher_order torsion: Greenhill's critical torque of a pinned rod", reference="analytic")
 def check(full: bool = True, figure_dir: Path | None = None) -> Row:
     elements = (10, 20, 40) if full else (10, 20)
     tensions = (0.0, 0.2) if full else (0.0,)

@@ -81,7 +81,8 @@ def grids(full: bool) -> dict[str, list]:
 
 
 @register("seed003_identification", "seed",
-          "Seed 003 §4.3: grid-search identification of D, C_D and n from noisy markers")
+          "Seed 003 §4.3: grid-search identification of D, C_D and n from noisy markers",
+          reference="self")
 def check(full: bool = True, figure_dir: Path | None = None, *, workers: int = 2,
           client=None) -> Row:
     from tetherdyn.batch import close_client, get_client

@@ -181,7 +181,8 @@ _TITLES = {"hanging": "rope + clump/float, released 30°",
            "coupled": "catenary, fairlead surging 2 m / 10 s"}
 
 
-@register("moordyn_decks", "peer", "MoorDyn input files in tetherdyn and MoorDyn 2.7.2")
+@register("moordyn_decks", "peer", "MoorDyn input files in tetherdyn and MoorDyn 2.7.2",
+          reference="peer")
 def check(full: bool = True, figure_dir: Path | None = None) -> Row:
     from validation.peers.moordyn_deck import moordyn_available
 

@@ -54,7 +54,7 @@ def compare(n: int, fluid: float, duration: float, dt: float = 1e-4) -> dict:
                 f_md=f_md)
 
 
-@register("moordyn_same_cable", "peer", "Same cable in MoorDyn 2.7.2")
+@register("moordyn_same_cable", "peer", "Same cable in MoorDyn 2.7.2", reference="peer")
 def check(full: bool = True, figure_dir: Path | None = None) -> Row:
     from validation.peers.moordyn import moordyn_available
 

@@ -79,7 +79,7 @@ def compare(duration: float, dt: float = DT) -> dict:
     )
 
 
-@register("mujoco_rigid_links", "peer", "Seed-000 rigid-link tether in MuJoCo")
+@register("mujoco_rigid_links", "peer", "Seed-000 rigid-link tether in MuJoCo", reference="peer")
 def check(full: bool = True, figure_dir: Path | None = None) -> Row:
     from validation.peers.mujoco_chain import mujoco_available
 

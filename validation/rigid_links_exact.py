@@ -140,7 +140,7 @@ def recursion_error(n: int, loads: bool, trials: int, rng: np.random.Generator,
 
 
 @register("rigid_links_exactness", "analytic",
-          "rigid_links: O(N) recursion equals the dense joint-space solve")
+          "rigid_links: O(N) recursion equals the dense joint-space solve", reference="self")
 def check(full: bool = True, figure_dir: Path | None = None) -> Row:
     sizes = list(range(1, 65)) if full else [1, 2, 5, 16, 64]
     trials = 5 if full else 2

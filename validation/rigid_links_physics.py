@@ -58,7 +58,7 @@ def link_chain_period(elements: int, periods: float) -> tuple[float, np.ndarray,
 
 
 @register("rigid_links_hanging_chain", "analytic",
-          "rigid_links: hanging-chain first-mode period (Bernoulli)")
+          "rigid_links: hanging-chain first-mode period (Bernoulli)", reference="analytic")
 def check_period(full: bool = True, figure_dir: Path | None = None) -> Row:
     T_c = analytic.hanging_chain_period(LENGTH, G)
     sizes = (8, 16, 32, 64, 128) if full else (16,)
@@ -115,7 +115,8 @@ def swing_case(elements: int, duration: float, dt: float) -> dict:
     )
 
 
-@register("rigid_links_energy", "analytic", "rigid_links: energy conserved (no damping/drag)")
+@register("rigid_links_energy", "analytic", "rigid_links: energy conserved (no damping/drag)",
+          reference="analytic")
 def check_energy(full: bool = True, figure_dir: Path | None = None) -> Row:
     elements = 32 if full else 16
     ds = simulate(swing_case(elements, 20.0, ENERGY_DT), progress=False)

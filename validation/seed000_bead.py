@@ -36,7 +36,8 @@ def bead_case(duration: float, swing_deg: float = 0.0) -> dict:
     )
 
 
-@register("seed000_bead_static_strain", "seed", "Seed 000 §5.2 bead model: ~1 % static strain")
+@register("seed000_bead_static_strain", "seed", "Seed 000 §5.2 bead model: ~1 % static strain",
+          reference="seed")
 def check(full: bool = True, figure_dir: Path | None = None) -> Row:
     ds = simulate(bead_case(60.0 if full else 30.0), progress=False)
     tip_z = ds.position.sel(axis="z").isel(node=-1)

@@ -66,7 +66,7 @@ def _high_frequency_rms(v: np.ndarray, window: int) -> float:
 
 
 @register("seed000_links_vs_bead", "cross-formulation",
-          "Seed 000 §5.2: rigid links vs the lumped-mass bead model (Figs 5–8)")
+          "Seed 000 §5.2: rigid links vs the lumped-mass bead model (Figs 5–8)", reference="self")
 def check_bead(full: bool = True, figure_dir: Path | None = None) -> Row:
     duration = 30.0 if full else 12.0
     release = dict(initial=dict(angle_from_gravity_deg=5.0))
@@ -196,7 +196,7 @@ def discretisation_runs(sizes: tuple[int, ...], duration: float,
 
 
 @register("seed000_discretisation", "seed",
-          "Seed 000 §5.3: 8–128 links under a ramped tip load (Figs 9–12)")
+          "Seed 000 §5.3: 8–128 links under a ramped tip load (Figs 9–12)", reference="analytic")
 def check_discretisation(full: bool = True, figure_dir: Path | None = None) -> Row:
     sizes = (8, 16, 32, 64, 128) if full else (8, 16, 32)
     duration = 120.0 if full else 60.0
@@ -348,7 +348,7 @@ def largest_stable_step(make: Callable[[float], dict], guess: float,
 
 
 @register("seed000_time_step", "seed",
-          "Seed 000: largest stable RK4 step, rigid links vs bead model")
+          "Seed 000: largest stable RK4 step, rigid links vs bead model", reference="seed")
 def check_time_step(full: bool = True, figure_dir: Path | None = None) -> Row:
     duration = 20.0 if full else 6.0
     iterations = 10 if full else 5

@@ -288,7 +288,7 @@ ON_TOLERANCE = 1e-10  # issue 4: both sides are exact; measured ≲ 3e-12 (M's c
 
 
 @register("seed001_on_solve", "analytic",
-          "rod_chain: O(n) solve of seed 001 eqs. (24)–(30) equals dense solves")
+          "rod_chain: O(n) solve of seed 001 eqs. (24)–(30) equals dense solves", reference="self")
 def check_on_solve(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Kernel accelerations vs eq. (8) dense solve and a node-coordinate FE solve."""
     ns = list(range(1, 201)) if full else [1, 2, 3, 7, 20, 200]
@@ -401,7 +401,8 @@ def _energy_figure(ds, e: np.ndarray, e_bilinear: np.ndarray, figure_dir: Path) 
     return save_figure(fig, figure_dir, "seed001_energy.png")
 
 
-@register("seed001_energy", "seed", "Seed 001 §3: rotating 20-rod chain conserves energy")
+@register("seed001_energy", "seed", "Seed 001 §3: rotating 20-rod chain conserves energy",
+          reference="seed")
 def check_energy(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Relative energy error e_E (eq. 31) of the seed's 5 s run below its 6e-6."""
     duration = 5.0  # the seed's; cheap (0.06 s of integration), so the reduced row keeps it
@@ -512,7 +513,7 @@ def _falling_figure(t, tips: dict, dists: dict, figure_dir: Path) -> str:
 
 
 @register("seed001_falling_chain", "cross-formulation",
-          "Seed 001 §3: 11-rod steel chain falls like rigid links")
+          "Seed 001 §3: 11-rod steel chain falls like rigid links", reference="self")
 def check_falling(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Free end of the falling steel chain: rod_chain vs rigid_links, a planar rigid
     reference, and lumped_mass at growing N (reported, no tolerance)."""
@@ -738,7 +739,7 @@ def _hanging_figure(runs: list[dict], figure_dir: Path) -> str:
 
 
 @register("seed001_hanging_chain", "analytic",
-          "rod_chain: hanging-chain first-mode period (Bernoulli)")
+          "rod_chain: hanging-chain first-mode period (Bernoulli)", reference="analytic")
 def check_hanging(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Mode-1 period of a hanging rod chain vs the Bessel value and the discrete chain."""
     periods = 10 if full else 3

@@ -18,7 +18,6 @@ from scipy.linalg import solve_banded
 from scipy.optimize import brentq
 
 from tetherdyn.case import load_case
-from tetherdyn.integrate import METHODS
 from tetherdyn.models import build_model
 from tetherdyn.models.ancf2d import E_AXIAL, E_BENDING, FX, FZ, GAUSS_POINTS, GX, GZ, PAYLOAD
 from tetherdyn.simulate import simulate
@@ -46,8 +45,12 @@ COMPARE_UNTIL = 1.2  # [s] the free end whips shortly after; compare up to here
 CANTILEVER_TOLERANCE = 0.01
 #: elastica: finest mesh within this (relative) of the continuum solution
 ELASTICA_TOLERANCE = 1e-4
-#: energy: max|E - E0| / max KE without damping or drag
+#: energy: max|E - E0| / max KE without damping or drag, over the seed's 2 s
 ENERGY_TOLERANCE = 1e-4
+ENERGY_WINDOW = 2.0  # [s] the seed's span (§4.3)
+#: [s] generalized-α step that holds the tolerance through the whip (measured, 2 s:
+#: 20 elements 5.9e-5, 10 elements 9.6e-5 already at 1e-5 s)
+ENERGY_DT = 5e-6
 #: strip: tip within this of the finest mesh up to 1.2 s for the mesh before the finest [m]
 STRIP_TOLERANCE = 0.01
 
@@ -214,7 +217,8 @@ def elastica(alpha: float, ea_ratio: float = math.inf) -> tuple[float, float]:
 
 
 @register("ancf2d_cantilever", "analytic",
-          "ancf2d statics: cantilever under its own weight and the large-deflection elastica")
+          "ancf2d statics: cantilever under its own weight and the large-deflection elastica",
+          reference="analytic")
 def check_statics(full: bool = True, figure_dir: Path | None = None) -> Row:
     # (1) small deflection under own weight: q = 1 N/m, L = 1 m, EI = 1e3 N m^2 (tip
     # deflection 1.25e-4 L: geometric nonlinearity ~1e-8), EA = 1e7 N
@@ -296,46 +300,55 @@ def check_statics(full: bool = True, figure_dir: Path | None = None) -> Row:
 # -- energy ---------------------------------------------------------------------------------
 
 
-@register("ancf2d_energy", "analytic", "ancf2d: energy conserved without damping or drag")
+@register("ancf2d_energy", "analytic", "ancf2d: energy conserved without damping or drag",
+          reference="analytic")
 def check_energy(full: bool = True, figure_dir: Path | None = None) -> Row:
+    """Energy of the undamped strip in vacuum over the seed's 2 s (§4.3: the measured span)
+    with generalized-α at ρ∞ = 1 (the trapezoidal rule)."""
     elements = 20 if full else 10
-    # up to the whip: the undamped strip's free end whips near 1.9 s, where the energy
-    # errors of both integrators jump (measured, 20 elements: generalized-α dt = 2e-5 s
-    # 7.0e-4 over 2 s; RK4 at half its critical step loses 2 % in its numerical damping of
-    # the axial modes the whip excites)
-    duration = COMPARE_UNTIL if full else 1.0
-    if "generalized_alpha" in METHODS:
-        method = "generalized_alpha"
-        dt = 5e-5  # measured drift (10 elements, 1 s): 5.7e-4 at 2e-4 s, 8.8e-5 at 1e-4 s,
-        # 3.4e-5 at 5e-5 s (the trapezoidal rule conserves energy only as dt -> 0 here)
-        extra = dict(rho_inf=1.0)
-    else:
-        method = "rk4"
-        extra = {}
-        dt = 0.5 * stable_dt(strip_case(elements, duration, damping=False, drag=False))
-    case = strip_case(elements, duration, dt, method=method, damping=False, drag=False,
-                      **extra)
+    duration = ENERGY_WINDOW
+    # the free end whips near 1.9 s and the trapezoidal rule conserves a nonlinear system's
+    # energy only as dt -> 0 (measured, 20 elements, 2 s: drift 4.7e-3 at dt = 5e-5 s,
+    # 8.8e-4 at 2e-5, 2.4e-4 at 1e-5, 5.9e-5 at 5e-6: order ~1.9); before the whip (1.2 s)
+    # 7e-6 at 5e-5
+    dt = ENERGY_DT
+    case = strip_case(elements, duration, dt, method="generalized_alpha", damping=False,
+                      drag=False, rho_inf=1.0)
     ds = simulate(case, progress=False)
     drift = energy_drift(ds)
+    E = (ds.kinetic_energy + ds.potential_energy).values
+    rel = np.abs(E - E[0]) / float(np.max(ds.kinetic_energy.values))
+    t = ds.time.values
+    before_whip = float(rel[t <= COMPARE_UNTIL + 1e-9].max())
+    t_worst = float(t[int(np.argmax(rel))])
     figure = None
     if figure_dir is not None:
         figure = energy_figure(ds, figure_dir, "ancf2d_energy.png",
-                               f"ancf2d strip without damping or drag, {method}, dt = {dt:.3g} s")
+                               f"ancf2d strip without damping or drag, generalized-α ρ∞ = 1, "
+                               f"dt = {dt:.3g} s")
+    passed = drift < ENERGY_TOLERANCE
     return Row(
-        name=f"ancf2d energy, no damping/drag ({method})",
+        name="ancf2d energy, no damping/drag (generalized_alpha)"
+             + ("" if full else f", {elements} elements"),
         tier="analytic",
         expected="0",
-        ours=f"{drift:.2e}",
-        tolerance=f"< {ENERGY_TOLERANCE:g}",
-        passed=drift < ENERGY_TOLERANCE,
+        ours=f"{drift:.2e} over {duration:g} s (up to {COMPARE_UNTIL:g} s: {before_whip:.1e})",
+        tolerance=f"< {ENERGY_TOLERANCE:g} over {duration:g} s",
+        passed=passed,
         details=(f"The seed-003 strip ({elements} elements) without internal damping or air, "
-                 f"pinned, released at rest 45° above the horizontal, {duration:g} s, "
-                 f"{method}" + (" with ρ∞ = 1" if method == "generalized_alpha" else "")
-                 + f", dt = {dt:.3g} s. E = kinetic + gravitational + axial and bending "
-                 "strain energy (Gauss quadrature). Only up to the whip (the undamped free "
-                 "end whips near 1.9 s; generalized-α with dt = 2e-5 s drifts 7e-4 over 2 s)."),
+                 f"pinned, released at rest 45° above the horizontal, over the seed's "
+                 f"{duration:g} s, generalized-α with ρ∞ = 1, dt = {dt:.3g} s. E = kinetic + "
+                 "gravitational + axial and bending strain energy (Gauss quadrature); "
+                 "max|E − E0| / max KE. The undamped free end whips near 1.9 s (largest "
+                 f"error at t = {t_worst:.2f} s); the trapezoidal rule conserves this "
+                 "nonlinear system's energy only as dt → 0 (20 elements, 2 s: 4.7e-3 at "
+                 "dt = 5e-5 s, 8.8e-4 at 2e-5 s, 2.4e-4 at 1e-5 s, 5.9e-5 at 5e-6 s), hence "
+                 "the small step."
+                 + ("" if passed else f" FAILS: {drift:.1e} > {ENERGY_TOLERANCE:g} at this "
+                    "step; the error before the whip is within the tolerance.")),
         figure=figure,
-        values=dict(drift=drift, method=method, dt=dt),
+        values=dict(drift=drift, before_whip=before_whip, method="generalized_alpha", dt=dt,
+                    t_worst=t_worst),
     )
 
 
@@ -353,7 +366,8 @@ def strip_runs(sizes: tuple[int, ...], duration: float) -> dict[int, object]:
 
 
 @register("seed003_strip", "seed",
-          "Seed 003 §4: the rubber strip released at 45°, 10–50 ANCF elements (Fig 7)")
+          "Seed 003 §4: the rubber strip released at 45°, 10–50 ANCF elements (Fig 7)",
+          reference="self")
 def check_strip(full: bool = True, figure_dir: Path | None = None) -> Row:
     sizes = (10, 20, 30, 40, 50) if full else (10, 20, 30)
     duration = 2.0 if full else COMPARE_UNTIL

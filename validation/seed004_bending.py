@@ -65,10 +65,12 @@ DIGEST_LINEAR_DELTA = {
 }
 
 #: pass criteria (seed 004 §3.3 Fig. 3.8 and §4.6.1): lumped mass with bending, N = 24:
-#: δ_B < 0.01 for every λ_B; higher_order, N = 12: δ_B ≤ 0.006 for every λ_B (the seed's
-#: claims, not loosened)
+#: δ_B < 0.01 and N = 12: δ_B < 0.02 for every λ_B; higher_order, N = 12: δ_B ≤ 0.006 for
+#: every λ_B (the seed's claims, not loosened)
 LUMPED_BOUND = 0.01
 LUMPED_N = 24
+LUMPED_BOUND_12 = 0.02
+LUMPED_N_12 = 12
 HIGHER_BOUND = 0.006
 HIGHER_N = 12
 #: static residual [N]: the noise floor of the axial force of a 6.25 m element with
@@ -283,16 +285,21 @@ def _cantilever_figure(results: dict, floor: dict, moments, figure_dir: Path) ->
 
 
 @register("seed004_cantilever", "seed",
-          "Seed 004 §3.3/§4.6.1: end-moment cantilever vs the circular arc (Sharf)")
+          "Seed 004 §3.3/§4.6.1: end-moment cantilever vs the circular arc (Sharf)",
+          reference="seed")
 def check_cantilever(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Static tip error δ_B of both bending models against the closed-form arc."""
     moments = MOMENTS if full else (8.0, 100.0, 250.0, 400.0)
     plan = ([(m, N) for m in MODELS for N in ELEMENTS] if full
-            else [("lumped_mass", 6), ("lumped_mass", LUMPED_N), ("higher_order", 6),
+            else [("lumped_mass", 6), ("lumped_mass", LUMPED_N_12),
+                  ("lumped_mass", LUMPED_N), ("higher_order", 6),
                   ("higher_order", HIGHER_N)])
     results = {key: solve_cantilever(key[0], key[1], moments) for key in plan}
-    judged = {("lumped_mass", LUMPED_N): LUMPED_BOUND, ("higher_order", HIGHER_N): HIGHER_BOUND}
+    judged = {("lumped_mass", LUMPED_N): LUMPED_BOUND,
+              ("lumped_mass", LUMPED_N_12): LUMPED_BOUND_12,
+              ("higher_order", HIGHER_N): HIGHER_BOUND}
     lm = results[("lumped_mass", LUMPED_N)]
+    lm12_max = max(r["delta"] for r in results[("lumped_mass", LUMPED_N_12)])
     ho = results[("higher_order", HIGHER_N)]
     lm_max = max(r["delta"] for r in lm)
     ho_max = max(r["delta"] for r in ho)
@@ -311,14 +318,15 @@ def check_cantilever(full: bool = True, figure_dir: Path | None = None) -> Row:
     misprint = sharf_tip(TABLE_MISPRINT)[0]
     dyn = {}
     if full:
-        for model, N in judged:
+        for model, N in ((m, n) for m, n in judged if (m, n) != ("lumped_mass", LUMPED_N_12)):
             k = moments.index(DYNAMIC_MOMENT)
             dyn[(model, N)] = dynamic_tip(model, N, DYNAMIC_MOMENT, results[(model, N)][k]["q"],
                                           duration=DYNAMIC_DURATION, dt=DYNAMIC_DT)
     lm_ok = lm_max < LUMPED_BOUND
+    lm12_ok = lm12_max < LUMPED_BOUND_12
     ho_ok = ho_max <= HIGHER_BOUND
     dyn_ok = all(d["distance"] < DYNAMIC_TOL for d in dyn.values())
-    passed = (lm_ok and ho_ok and judged_conv and mono and table_ok and planar < 1e-6
+    passed = (lm_ok and lm12_ok and ho_ok and judged_conv and mono and table_ok and planar < 1e-6
               and dyn_ok)
     figure = (_cantilever_figure(results, floor, moments, figure_dir)
               if (figure_dir is not None and full) else None)
@@ -355,13 +363,23 @@ def check_cantilever(full: bool = True, figure_dir: Path | None = None) -> Row:
     if not lm_ok:
         fail_txt += (f" FAILS the seed's lumped-mass bound: max δ_B = {lm_max:.4f} ≥ "
                      f"{LUMPED_BOUND} at N = {LUMPED_N}.")
+    if not lm12_ok:
+        k12 = ELEMENTS.index(LUMPED_N_12)
+        digest12 = max(DIGEST_LINEAR_DELTA[M][k12] for M in moments)
+        fail_txt += (f" FAILS the seed's lumped-mass bound at N = {LUMPED_N_12}: max δ_B = "
+                     f"{lm12_max:.4f} ≥ {LUMPED_BOUND_12} (M = {moments[-1]:g} N m); the "
+                     "digest's independent reproduction of the seed's ch.-3 scheme gives "
+                     f"{digest12:.4f} there too, so the seed's 0.02 is not what its own "
+                     "scheme yields at λ_B = 1.6 (its Fig. 3.8 may stop at a smaller load "
+                     "or read a different error).")
     return Row(
         name="Seed 004 §3.3/§4.6.1: end-moment cantilever, tip error δ_B",
         tier="seed",
-        expected=(f"lumped_mass N = {LUMPED_N}: δ_B < {LUMPED_BOUND}; higher_order "
-                  f"N = {HIGHER_N}: δ_B ≤ {HIGHER_BOUND} (λ_B ≤ 1.6)"),
-        ours=(f"max δ_B {lm_max:.4f} (lumped_mass N = {LUMPED_N}), {ho_max:.4f} "
-              f"(higher_order N = {HIGHER_N})"),
+        expected=(f"lumped_mass N = {LUMPED_N}: δ_B < {LUMPED_BOUND}, N = {LUMPED_N_12}: "
+                  f"δ_B < {LUMPED_BOUND_12}; higher_order N = {HIGHER_N}: δ_B ≤ "
+                  f"{HIGHER_BOUND} (λ_B ≤ 1.6)"),
+        ours=(f"max δ_B {lm_max:.4f} (lumped_mass N = {LUMPED_N}), {lm12_max:.4f} "
+              f"(lumped_mass N = {LUMPED_N_12}), {ho_max:.4f} (higher_order N = {HIGHER_N})"),
         tolerance="the seed's bounds, as stated",
         passed=passed,
         details=(
@@ -386,7 +404,8 @@ def check_cantilever(full: bool = True, figure_dir: Path | None = None) -> Row:
             f"{misprint:.3f} m, printed 22.450 (a misprint). Out-of-plane tip motion ≤ "
             f"{planar:.1e} m." + dyn_txt + unconv_txt + fail_txt),
         figure=figure,
-        values={"lumped_max": lm_max, "higher_max": ho_max, "converged": judged_conv,
+        values={"lumped_max": lm_max, "lumped_max_12": lm12_max, "higher_max": ho_max,
+                "converged": judged_conv,
                 "unconverged": unconverged, "monotone": mono, "table_ok": table_ok,
                 "misprint_rx": misprint, "out_of_plane": planar,
                 "couple_floor": {N: max(v) for N, v in floor.items()},
@@ -445,7 +464,8 @@ def three_node_forces(model: str, EI: float = THREE_NODE["EI"], L: float = THREE
 
 
 @register("seed004_three_node", "analytic",
-          "Seed 004 §3.2: three-node bending force = Euler–Bernoulli 48EI/(2L)³")
+          "Seed 004 §3.2: three-node bending force = Euler–Bernoulli 48EI/(2L)³",
+          reference="analytic")
 def check_three_node(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Three-node check of the discrete bending force of both bending models."""
     p = THREE_NODE
@@ -515,6 +535,11 @@ REFINEMENT_RATIO = 0.6
 ANGLE_RATIO = 0.7
 #: a conservative force's Jacobian is symmetric to the finite-difference noise (~1e-7)
 SYMMETRY_TOL = 1e-6
+#: the criterion: without dissipation the energy is conserved, max|E − E0| / max KE below
+#: the tolerance of the other energy rows (validation/energy.py, issue 2) at every mesh —
+#: an elastic beam's bending force is the gradient of its bending energy. The refinement,
+#: step and angle measures above are reported (they say why and how fast), not judged.
+ENERGY_TOL = 1e-4
 
 
 def whip_case(model: str, *, dt: float, duration: float, EI: float | None = None,
@@ -632,7 +657,7 @@ def bending_force_properties(model: str, angle_scale: float = 1.0) -> dict:
 
 @register("seed004_bending_energy", "analytic",
           "Bending models: energy balance without dissipation; is the bending force "
-          "conservative?")
+          "conservative?", reference="analytic")
 def check_energy(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Energy of a 3-D whip (no damping, drag, bilinear law) and the bending force's
     symmetry, for both bending models."""
@@ -660,10 +685,8 @@ def check_energy(full: bool = True, figure_dir: Path | None = None) -> Row:
         v["refines"] = all(e[b] < REFINEMENT_RATIO * e[a]
                            for a, b in zip(meshes[:-1], meshes[1:], strict=True))
         v["angle_order"] = v["asymmetry_half_angles"] < ANGLE_RATIO * v["asymmetry"]
-        if v["conservative"]:
-            ok[model] = v["error"] < 100.0 * max(base["error"], 1e-10)
-        else:
-            ok[model] = v["step_independent"] and v["refines"] and v["angle_order"]
+        v["energy_held"] = max(e.values()) < ENERGY_TOL
+        ok[model] = v["energy_held"]
     base_ok = base["error"] < BASELINE_TOL
     figure = None
     if figure_dir is not None and full:
@@ -701,15 +724,14 @@ def check_energy(full: bool = True, figure_dir: Path | None = None) -> Row:
     return Row(
         name="Bending models: energy without dissipation, conservativeness of F_B",
         tier="analytic",
-        expected=("energy held by everything but the bending force; the bending force's "
-                  "non-conservative part a discretisation error that refines away"),
+        expected=("energy conserved without dissipation, bending included (a conservative "
+                  "bending force)"),
         ours=(f"baseline {base['error']:.0e}; " + ", ".join(
             f"{LABELS[m]} {v['error']:.1e} → {v['errors'][meshes[-1]]:.1e} "
             f"(N = {meshes[0]} → {meshes[-1]}), asym. {v['asymmetry']:.0e}"
             for m, v in out.items())),
-        tolerance=(f"baseline < {BASELINE_TOL:.0e}; drift dt-independent (< "
-                   f"{STEP_INDEPENDENCE:.0e}); × ≤ {REFINEMENT_RATIO} per doubling of N; "
-                   f"asymmetry × ≤ {ANGLE_RATIO} per halving of the bend angles"),
+        tolerance=(f"max|E − E0|/max KE < {ENERGY_TOL:g} for each bending model at every N "
+                   f"(baseline without bending < {BASELINE_TOL:.0e})"),
         passed=base_ok and all(ok.values()),
         details=(
             f"A {WHIP['length']:g} m tether (m' = {WHIP['mass_per_length']:g} kg/m, EA = "
@@ -730,16 +752,30 @@ def check_energy(full: bool = True, figure_dir: Path | None = None) -> Row:
             "equations without differentiating r''(r) (ch. 4). The cost: the energy wanders "
             "by the percentages above (no secular growth: it returns towards E0), shrinking "
             "about linearly with the element size; damping of the real tether dwarfs it. "
-            f"Tolerances: the baseline's {BASELINE_TOL:.0e} is 1e4 × RK4's error at this "
-            "step; the refinement and angle ratios test that the non-conservative part is "
-            "first order in the bend angle per element (measured ratios 0.37–0.46 and "
-            "0.55–0.65)."),
+            f"Criterion: the energy rows' {ENERGY_TOL:g} on max|E − E0|/max KE for each "
+            f"model at every N; the baseline's {BASELINE_TOL:.0e} is 1e4 × RK4's error at "
+            "this step. "
+            + ("" if all(ok.values()) else
+               "FAILS: " + ", ".join(f"{LABELS[m]} {max(v['errors'].values()):.1e}"
+                                     for m, v in out.items() if not ok[m])
+               + f" > {ENERGY_TOL:g}, because the discrete bending forces are not "
+               "conservative (above). Reported, not judged: the drift is the force's "
+               "(dt-independent: "
+               + ", ".join(f"{LABELS[m]} {v['step_independent']}" for m, v in out.items())
+               + "), falls with N (× ≤ 0.6 per doubling: "
+               + ", ".join(f"{LABELS[m]} {v['refines']}" for m, v in out.items())
+               + ") and its cause is first order in the bend angle per element (asymmetry "
+               "× ≤ 0.7 per halving of the angles: "
+               + ", ".join(f"{LABELS[m]} {v['angle_order']}" for m, v in out.items())
+               + "); reaching 1e-4 would take N ≈ " + ", ".join(
+                   f"{LABELS[m]} {meshes[-1] * max(v['errors'][meshes[-1]] / ENERGY_TOL, 1):.0f}"
+                   for m, v in out.items()) + " at linear convergence.")),
         figure=figure,
         values={"baseline": base["error"],
                 **{m: {k: v[k] for k in ("error", "errors", "error_half_dt", "asymmetry",
                                          "asymmetry_half_angles", "gradient_gap",
                                          "loop_work", "conservative", "step_independent",
-                                         "refines", "angle_order")}
+                                         "refines", "angle_order", "energy_held")}
                    for m, v in out.items()}},
     )
 
@@ -776,7 +812,8 @@ def tip_load_error(model: str, elements: int, alpha: float) -> dict:
 
 
 @register("seed004_tip_load", "analytic",
-          "Bending models: large-deflection tip-load cantilever vs the elastica")
+          "Bending models: large-deflection tip-load cantilever vs the elastica",
+          reference="analytic")
 def check_tip_load(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Both bending models against the inextensible elastica, static solves at N = 6 … 24."""
     meshes = (6, 12, 24) if full else (6, 12)

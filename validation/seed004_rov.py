@@ -385,7 +385,8 @@ def tables_difference() -> float:
 
 
 @register("seed004_rov_histories", "seed",
-          "Seed 004 App. D: ROV manoeuvre node histories against Tables D.3 and D.4")
+          "Seed 004 App. D: ROV manoeuvre node histories against Tables D.3 and D.4",
+          reference="seed")
 def check_histories(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Nodes 5, 10, 15 (X, Y every 2 s) for GJ = 0 (spherical joint) against Table D.3 and
     GJ = 0.11 (roll held at the ROV) against Table D.4 with both twist choices, N = 20."""
@@ -529,7 +530,8 @@ def peak_met(b: dict) -> bool:
 
 
 @register("seed004_rov_tension", "seed",
-          "Seed 004 §5.5.1: ROV tension peak with torsional stiffness (Figs. 5.7–5.9)")
+          "Seed 004 §5.5.1: ROV tension peak with torsional stiffness (Figs. 5.7–5.9)",
+          reference="seed")
 def check_tension(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Tension at the ROV: with GJ = 0.11 a 3.7 N peak at 33.0 s, the GJ = 0 run lower
     there, both rising after 52 s as the ROV reaches the limit of the tether's scope; the
@@ -768,7 +770,7 @@ def convergence_measures(ds_by_n: dict[int, object]) -> dict:
 
 
 @register("seed004_rov_convergence", "seed",
-          "Seed 004 §5.5.2: ROV manoeuvre converges in N by N = 20 (Fig. 5.11)")
+          "Seed 004 §5.5.2: ROV manoeuvre converges in N by N = 20 (Fig. 5.11)", reference="seed")
 def check_convergence(full: bool = True, figure_dir: Path | None = None) -> Row:
     """Node X at 33.0 s, GJ = 0.11, N = 5 … 30 (Table 5.3): converged by N = 20."""
     ns = ELEMENT_SET if full else (5, 10, 20, 30)

@@ -253,7 +253,7 @@ def _figure(free, torq, t, peak, figure_dir: Path) -> str:
 
 
 @register("seed004_tortuous", "seed",
-          "Seed 004 §4.6.3: tortuous beam with a follower torque (higher_order)")
+          "Seed 004 §4.6.3: tortuous beam with a follower torque (higher_order)", reference="seed")
 def check(full: bool = True, figure_dir: Path | None = None) -> Row:
     """The Table 4.2 beam released with and without the 300 N m torque."""
     free, dt = run(None)

@@ -54,6 +54,8 @@ CHAPMAN_SPEED = 1.78
 CHAPMAN_APPROACH = 20.0
 CHAPMAN_T71 = 6346.0  # Chapman's tow-off tension, 71.4 m turn [N]
 SEED_T71 = 6253.0  # the seed's N -> infinity extrapolation [N]
+SEED_T71_TOLERANCE = 0.03  # digest §7 row 14: ±3 % of 6253 N
+CHAPMAN_T71_TOLERANCE = 0.05  # digest §7 row 14: within ~±5 % of Chapman
 SEED_BOTTOM = 442.0  # the seed's bottom tension, 160 elements [N]
 CRITICAL_RATIO = 1.264  # Chapman's critical scope / radius for this system
 #: the radii of Fig. 2.6 (59 … 714 m, scope/radius 6.05 … 0.5) for the full row
@@ -164,8 +166,10 @@ def _drag_per_length(u: np.ndarray, q: np.ndarray, drag_law: str) -> np.ndarray:
     p = 0.5 * RHO_W * HA_DIAMETER * HA_CD * float(u @ u)
     eta = math.atan2(un, abs(ut))
     normal = un_v / un if un > 0 else 0.0 * un_v
+    # seed 004 eq. (2.12): f_p across, f_q along ("normal_only": the same without f_q)
+    f_q = 0.0 if drag_law == "normal_only" else loading_function_tangential(eta)
     return (-p * loading_function_normal(eta) * normal
-            - p * loading_function_tangential(eta) * math.copysign(1.0, ut) * q)
+            - p * f_q * math.copysign(1.0, ut) * q)
 
 
 def quasi_static_turn(radius: float, speed: float = CHAPMAN_SPEED,
@@ -178,6 +182,8 @@ def quasi_static_turn(radius: float, speed: float = CHAPMAN_SPEED,
     weight and drag less its inertia) up the unstretched arc length, and the depressor's
     radius and depth are shot until the towpoint lies on the ship's circle at the surface.
 
+    ``drag_law``: ``loading_functions`` (seed 004 eq. 2.12), ``normal_only`` (its f_p
+    without the tangential f_q) or ``cross_flow``.
     ``radius = inf``: a straight tow (flow U x̂, no inertia). Returns tow_off_tension [N],
     body_radius (horizontal distance from the centre; straight: trail behind the ship) and
     body_depth [m], ship_angle [rad] and the profile.
@@ -330,6 +336,19 @@ def fit_infinite_n(ns, values) -> tuple[float, float, float]:
     return float(fit.x[0]), float(fit.x[1]), float(fit.x[2])
 
 
+def fit_exponential(ns, values) -> float:
+    """T∞ of the seed's form T(N) = T∞ + a e^(−bN) (least squares, ≥ 3 pairs; §2.3.2's
+    "exponential fit", form not given): for comparison with :func:`fit_infinite_n`."""
+    ns = np.asarray(ns, dtype=float)
+    vals = np.asarray(values, dtype=float)
+
+    def res(x):
+        return x[0] + x[1] * np.exp(-x[2] * ns) - vals
+
+    x0 = [vals[-1], (vals[0] - vals[-1]) * math.exp(0.05 * ns[0]), 0.05]
+    return float(least_squares(res, x0, xtol=1e-14, ftol=1e-14).x[0])
+
+
 def transition_onset(ratios, values) -> float:
     """Onset of the transition regime: where the steepest tangent of the curve (value vs
     scope/radius) meets the straight-tow level (the curve's value at the smallest ratio)."""
@@ -358,6 +377,7 @@ def chapman_runs(full: bool) -> dict:
     qs = quasi_static_sweep(CHAPMAN_LENGTH / ratios)
     qs_straight = quasi_static_turn(math.inf)
     qs71_cf = quasi_static_turn(71.4, drag_law="cross_flow")
+    qs71_normal = quasi_static_turn(71.4, drag_law="normal_only")
     straight = settle_straight_tow(CHAPMAN_SPEED, CHAPMAN_LENGTH, 10, body=True)
     radii = RADII_FULL if full else RADII_REDUCED
     turns = {}
@@ -369,7 +389,7 @@ def chapman_runs(full: bool) -> dict:
         method = "rk4" if N <= 20 else "generalized_alpha"
         conv[N] = settle_turn(71.4, N, resample_state(straight.state, N), method=method)
     return dict(ratios=ratios, qs=qs, qs_straight=qs_straight, qs71_cf=qs71_cf,
-                straight=straight, turns=turns, conv=conv)
+                qs71_normal=qs71_normal, straight=straight, turns=turns, conv=conv)
 
 
 def _chapman_figures(runs: dict, fits: dict, figure_dir: Path) -> str:
@@ -450,7 +470,7 @@ def _chapman_figures(runs: dict, fits: dict, figure_dir: Path) -> str:
 
 
 @register("seed004_chapman_turns", "seed",
-          "Seed 004 §2.3.2: steady turns of a towed depressor vs Chapman")
+          "Seed 004 §2.3.2: steady turns of a towed depressor vs Chapman", reference="seed")
 def check_chapman(full: bool = True, figure_dir: Path | None = None) -> Row:
     runs = chapman_runs(full)
     conv = runs["conv"]
@@ -481,6 +501,9 @@ def check_chapman(full: bool = True, figure_dir: Path | None = None) -> Row:
     st160 = conv.get(160)
     bottom = float(st160.tension[-1]) if st160 is not None else None
     fits = dict(fit=fit, onset=onset, qs71=qs71)
+    qs_cf = runs["qs71_cf"]["tow_off_tension"]
+    qs_n = runs["qs71_normal"]["tow_off_tension"]
+    t_exp = fit_exponential(ns, t1) if len(ns) > 2 else None
     figure = _chapman_figures(runs, fits, figure_dir) if figure_dir is not None else None
     checks = {
         # N = 10 is the seed's discretisation (35.7 m elements): its tow-off tension within
@@ -492,8 +515,10 @@ def check_chapman(full: bool = True, figure_dir: Path | None = None) -> Row:
         # the N -> infinity limit is the continuous cable's (fit error; Richardson with two
         # points when reduced)
         "limit_vs_quasi_static": abs(err_qs) <= (0.002 if full else 0.01),
-        "seed_6253": abs(err_seed) <= 0.05,
-        "chapman_6346": abs(err_chap) <= 0.05,
+        # the seed's extrapolated 6253 N within 3 %, Chapman's 6346 N within 5 % (digest
+        # §7 row 14, the seed's "compares fairly well")
+        "seed_6253": abs(err_seed) <= SEED_T71_TOLERANCE,
+        "chapman_6346": abs(err_chap) <= CHAPMAN_T71_TOLERANCE,
         "onset": abs(onset - CRITICAL_RATIO) <= 0.1,
     }
     if bottom is not None:
@@ -504,6 +529,8 @@ def check_chapman(full: bool = True, figure_dir: Path | None = None) -> Row:
         t_inf=t_inf, fit_a=fit[1], fit_p=fit[2], ns=ns, first_element_tension=t1,
         holder_force=[conv[n].tow_off_tension for n in ns], quasi_static_71=qs71,
         quasi_static_71_cross_flow=runs["qs71_cf"]["tow_off_tension"],
+        quasi_static_71_normal_only=runs["qs71_normal"]["tow_off_tension"],
+        t_inf_exponential=t_exp,
         err_seed=err_seed, err_chapman=err_chap, err_quasi_static=err_qs,
         onset_depth=onset, onset_tension=onset_t, worst_tension_dev=worst_t,
         worst_depth_dev=worst_d, worst_radius_dev=worst_r, bottom_tension_160=bottom,
@@ -534,12 +561,33 @@ def check_chapman(full: bool = True, figure_dir: Path | None = None) -> Row:
         f"Tow-off tension N → ∞: {fit_txt}: a = {fit[1]:.4g}, p = {fit[2]:.3f}. The "
         "independent reference is the quasi-static continuous cable (rotating-frame "
         "equilibrium integrated from the depressor up, shot onto the ship's circle, same "
-        f"drag law): T(0) = {qs71:.1f} N; with normal drag only (Chapman's assumption, "
-        f"cross-flow law) it is {runs['qs71_cf']['tow_off_tension']:.0f} N, which matches "
-        "Chapman's 6346 N: the seed's loading functions (reconstructed, digest §2.4) carry "
-        "more drag in the turn, so our limit lies "
-        f"{100 * err_seed:+.1f} % from the seed's 6253 N (the brief asked 3 %; tolerance "
-        "here 5 %, as the digest's for Chapman). Non-dimensional values use Table 2.5 as "
+        f"drag law): T(0) = {qs71:.1f} N. Where the gap to the seed's 6253 N comes from "
+        "(continuous cable, 71.4 m turn): with normal drag only (Chapman's assumption, "
+        f"cross-flow law) T(0) = {qs_cf:.0f} N, Chapman's 6346 N to "
+        f"{100 * (qs_cf / CHAPMAN_T71 - 1):+.2f} % (so our quasi-static solver reproduces "
+        "Chapman independently); the seed's loading functions without their tangential "
+        f"part f_q give {qs_n:.0f} N ({100 * (qs_n / SEED_T71 - 1):+.2f} % vs 6253: the "
+        "normal function's shape matters little); the tangential drag f_q (Driscoll & "
+        "Nahon's, reconstructed, digest §2.2.3) adds "
+        f"{qs71 - qs_n:.0f} N ({100 * (qs71 / qs_n - 1):+.2f} %). Neither the mesh (our "
+        f"N → ∞ limit is the continuous cable's to {100 * err_qs:+.2f} %) nor the turn's "
+        "transient (each turn settled; same limit) contributes"
+        + ("" if t_exp is None else
+           f"; the extrapolation's form does a little: the seed's exponential form over "
+           f"our element means gives {t_exp:.0f} N ({100 * (t_exp / SEED_T71 - 1):+.2f} %), "
+           "but it misses their 1/N tail, which the continuous cable confirms")
+        + ". The seed's own numbers "
+        "show why 3 % of 6253 N cannot be met with its drag law: its 6253 N lies 1.47 % "
+        "BELOW Chapman's normal-drag-only 6346 N, while any tangential drag, which the "
+        "seed's eq. (2.12) includes, can only add tension along the cable (here "
+        f"{qs71 - qs_n:.0f} N); so the seed's value is below what its own law gives a "
+        "continuous cable by the f_q share plus ~1.5 % that the seed does not explain "
+        "(its exponential fit over N, the unstated settling). Dropping f_q would meet 3 % "
+        f"({100 * (qs_n / SEED_T71 - 1):+.2f} %) but contradicts the seed's law, so we keep "
+        f"it: our limit is {100 * err_seed:+.1f} % from 6253 N"
+        + (" — FAILS the 3 % bound" if abs(err_seed) > SEED_T71_TOLERANCE else "")
+        + f" — and {100 * err_chap:+.1f} % from Chapman. Non-dimensional values use Table "
+        "2.5 as "
         "printed (¼πρ_c d² g, the dry weight per metre: length scale "
         f"{ls:.2f} m; with the in-water weight it would be {length_scale(True):.2f} m). "
         f"Onset of the transition: knee of the quasi-static depth curve (steepest tangent "
@@ -551,7 +599,7 @@ def check_chapman(full: bool = True, figure_dir: Path | None = None) -> Row:
                expected="71.4 m turn T_SHIP(N→∞) = 6253 N (Chapman 6346 N); transition "
                         "onset L/R = 1.264; bottom tension 442 N (N = 160)",
                ours=ours,
-               tolerance="±5 % of 6253 and 6346 N; limit vs continuous cable 0.2 % "
+               tolerance="±3 % of 6253 N, ±5 % of 6346 N; limit vs continuous cable 0.2 % "
                          "(reduced: 1 %); onset ±0.1; 442 N ±5 %; N = 10 vs continuous: "
                          "3 % tension, depth and radius 1 % of the scope",
                passed=passed, details=details, figure=figure, values=values)
@@ -639,7 +687,8 @@ def _profiles_figure(runs: dict, figure_dir: Path) -> str:
 
 
 @register("seed004_straight_tows", "seed",
-          "Seed 004 §2.3.1: Vaz & Patel acceleration and deceleration of a towed cable")
+          "Seed 004 §2.3.1: Vaz & Patel acceleration and deceleration of a towed cable",
+          reference="analytic")
 def check_straight(full: bool = True, figure_dir: Path | None = None) -> Row:
     runs = {"acceleration": run_manoeuvre(ACCELERATION, 4000.0),
             "deceleration": run_manoeuvre(DECELERATION, 6000.0)}

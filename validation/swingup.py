@@ -1,10 +1,17 @@
 """Seed 003 §5.1: the GA swing-up of the 21 g mass (``tetherdyn optimize`` on the bundled
 ``examples/swingup_ga.yaml``).
 
-What can and cannot be compared with the seed: its results (Figs 9 and 10) are graphical
-only and their numbers did not survive the text; the seed states that the fitness settles
-after 17 generations and that the mass is captured at the winch at t ≈ 1 s (Fig. 11). This
-row therefore checks what our optimiser must guarantee and reports the rest:
+Two rows share one GA run per process (:func:`run_ga`):
+
+* ``seed003_swingup_vs_seed`` (seed): what the seed's text states of its result (§5.1–5.2;
+  Figs 9–11 are graphical, their numbers did not survive): "the fitness value is decreased
+  to constant after 17 generations" (Fig. 9) and "the swing-up of the mass object at 1 s
+  can be captured by the winch … At t = 1.00, the capture is confirmed" (Fig. 11, §5.2).
+  Ours: the generation of the last improvement of the best fitness (generation 0 = the
+  initial population) within ``PLATEAU_TOLERANCE`` of 17, and the instant of the best
+  individual's fitness minimum (eq. 28: the tip closest to the trolley, slow, early)
+  within ``CAPTURE_TOLERANCE`` of 1.00 s.
+* ``seed003_swingup`` (self): what our optimiser must guarantee:
 
 * elitism: the best fitness never gets worse from one generation to the next;
 * the written outputs are right: the best case written by the optimiser (``best_case.yaml``
@@ -14,8 +21,7 @@ row therefore checks what our optimiser must guarantee and reports the rest:
   the interpolant rebuilt from them differ;
 * the fitness is resolved in time: the best motion simulated with half the time step
   changes the fitness by less than 2 %;
-* reported, not judged: the best periods T_1..T_3, the fitness history and the instant of
-  closest approach (to set beside the seed's capture at ≈ 1 s).
+* reported, not judged: the best periods T_1..T_3 and the fitness history.
 """
 
 from __future__ import annotations
@@ -46,6 +52,13 @@ K1, K2 = 0.01, 0.05
 REPRODUCE_TOLERANCE = 1e-6
 #: best fitness at dt vs dt/2, relative
 DT_TOLERANCE = 0.02
+#: seed 003 §5.1: the fitness is constant after 17 generations (Fig. 9)
+SEED_PLATEAU_GENERATION = 17
+#: [generations] a GA's plateau moves with its random stream; two generations either side
+PLATEAU_TOLERANCE = 2
+#: seed 003 §5.2: capture at t = 1.00 s (Figs 11–12)
+SEED_CAPTURE_TIME = 1.00
+CAPTURE_TOLERANCE = 0.1  # [s]
 
 
 def seed_fitness(ds, window: tuple[float, float]) -> tuple[float, float]:
@@ -78,12 +91,83 @@ def reduced_problem() -> dict:
     return raw
 
 
-@register("seed003_swingup", "seed", "Seed 003 §5: GA swing-up (eqs. 26–28)")
+_GA: dict[tuple[bool, int], tuple] = {}
+
+
+def run_ga(full: bool, workers: int = 2) -> tuple:
+    """(problem, result) of the GA — the bundled example (full) or :func:`reduced_problem`;
+    run once per process and shared by both swing-up rows."""
+    key = (full, workers)
+    if key not in _GA:
+        problem = load_problem(EXAMPLE) if full else load_problem(reduced_problem(),
+                                                                  base_dir=EXAMPLE.parent)
+        _GA[key] = (problem, optimize(problem, workers=workers, echo=None))
+    return _GA[key]
+
+
+def plateau_generation(history: list[float]) -> int:
+    """The generation (0 = the initial population) of the best fitness's last improvement:
+    from it on the best is constant."""
+    last = 0
+    for g in range(1, len(history)):
+        if history[g] < history[g - 1]:
+            last = g
+    return last
+
+
+@register("seed003_swingup_vs_seed", "seed",
+          "Seed 003 §5: GA swing-up against the seed's plateau generation and capture time",
+          reference="seed")
+def check_seed(full: bool = True, figure_dir: Path | None = None, *, workers: int = 2) -> Row:
+    problem, result = run_ga(full, workers)
+    best = [float(h["best"]) for h in result.history]
+    g_plateau = plateau_generation(best)
+    t_capture = float(result.best_t)
+    plateau_ok = abs(g_plateau - SEED_PLATEAU_GENERATION) <= PLATEAU_TOLERANCE
+    capture_ok = abs(t_capture - SEED_CAPTURE_TIME) <= CAPTURE_TOLERANCE
+    g = problem.data.ga
+    reasons = []
+    if not capture_ok:
+        reasons.append(
+            f"the best motion (T = {', '.join(f'{v:.3f}' for v in result.best_values.values())}"
+            f" s) brings the tip closest to the trolley at {t_capture:.2f} s: eq. (27)'s "
+            f"k2 t term rewards an early approach, and our trolley strokes are a reading of "
+            "the graphical Fig. 8 (three rest-to-rest half-cosines 0 → −0.2 → +0.2 → 0 m), "
+            "which the seed's 'winch moved toward the tether tip from t = 0.84' may not match")
+    if not plateau_ok:
+        reasons.append(f"the best fitness last improves at generation {g_plateau} "
+                       f"(GA seed {g.seed}; a GA's plateau moves with its random stream)")
+    return Row(
+        name="Seed 003 §5 GA swing-up vs the seed: plateau generation, capture time"
+             + ("" if full else " (reduced)"),
+        tier="seed",
+        expected=f"fitness constant after {SEED_PLATEAU_GENERATION} generations (Fig. 9); "
+                 f"capture at t = {SEED_CAPTURE_TIME:.2f} s (Figs 11–12)",
+        ours=f"last improvement at generation {g_plateau} of {len(best) - 1}; best J = "
+             f"{result.best_fitness:.4f} reached at t = {t_capture:.2f} s",
+        tolerance=f"±{PLATEAU_TOLERANCE} generations; ±{CAPTURE_TOLERANCE:g} s",
+        passed=bool(plateau_ok and capture_ok),
+        details=("Read from the seed's text (§5.1: 'the fitness value is decreased to "
+                 "constant after 17 generations', Fig. 9; §5.2: 'the swing-up of the mass "
+                 "object at 1 s can be captured by the winch', 'At t = 1.00, the capture is "
+                 "confirmed as the mass object landed on the catcher', Figs 11–12). Ours: "
+                 f"population {g.population}, {g.generations} generations, GA seed {g.seed}, "
+                 f"{problem.base_case['model']['elements']} elements; plateau = the "
+                 "generation of the last improvement of the best fitness (generation 0 is "
+                 "the initial population); capture = the instant of the best individual's "
+                 "fitness minimum (eq. 28). Best per generation: "
+                 + ", ".join(f"{b:.4f}" for b in best) + "."
+                 + (" FAILS: " + "; ".join(reasons) + "." if reasons else "")),
+        values=dict(plateau_generation=g_plateau, capture_time=t_capture, history=best,
+                    plateau_ok=plateau_ok, capture_ok=capture_ok),
+    )
+
+
+@register("seed003_swingup", "seed",
+          "Seed 003 §5: GA swing-up, our optimiser's guarantees (eqs. 26–28)", reference="self")
 def check(full: bool = True, figure_dir: Path | None = None, *, workers: int = 2) -> Row:
-    problem = load_problem(EXAMPLE) if full else load_problem(reduced_problem(),
-                                                              base_dir=EXAMPLE.parent)
+    problem, result = run_ga(full, workers)
     window = tuple(problem.data.fitness.window)
-    result = optimize(problem, workers=workers, echo=None)
     best = [float(h["best"]) for h in result.history]
     monotone = all(b1 <= b0 for b0, b1 in zip(best, best[1:], strict=False))
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,9 +197,9 @@ def check(full: bool = True, figure_dir: Path | None = None, *, workers: int = 2
         name="Seed 003 §5 GA swing-up: " + ("population 10, " if full else "reduced, ")
         + f"{g.generations} generations, {problem.base_case['model']['elements']} elements",
         tier="seed",
-        expected="seed Figs 9–10 are graphical only (fitness settles after 17 generations; "
-                 "mass captured at ≈ 1 s): checked here are elitism (best never worse), "
-                 "the written best case reproducing the worker's fitness and dt-convergence",
+        expected="elitism (best never worse), the written best case reproducing the "
+                 "worker's fitness, dt-convergence (the seed's plateau and capture time: "
+                 "row seed003_swingup_vs_seed)",
         ours=f"best J = {result.best_fitness:.4f} at t = {t_re:.2f} s with {periods}; "
              f"recomputed from the written CSV/case: rel. diff {rel_re:.1e}; dt/2: "
              f"{rel_dt:.1e}",

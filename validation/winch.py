@@ -54,7 +54,8 @@ def _last_live(ds, name: str) -> np.ndarray:
     return v[np.arange(v.shape[0]), last]
 
 
-@register("winch_lowering", "analytic", "Lowering a mass from a winch at constant speed")
+@register("winch_lowering", "analytic", "Lowering a mass from a winch at constant speed",
+          reference="analytic")
 def check_lowering(full: bool = True, figure_dir: Path | None = None) -> Row:
     duration = 30.0 if full else 5.0
     ds = simulate(lowering_case(duration))
@@ -138,7 +139,8 @@ def momentum_balance(ds, mpl: float = 1.0) -> dict:
     return dict(t=t, dP=dP, R=R, flux=flux, P=P, ell=ds.deployed_length.values, s=s)
 
 
-@register("winch_momentum", "analytic", "Momentum balance of a tether during payout")
+@register("winch_momentum", "analytic", "Momentum balance of a tether during payout",
+          reference="analytic")
 def check_momentum(full: bool = True, figure_dir: Path | None = None) -> Row:
     duration = 4.0 if full else 1.5
     ds = simulate(momentum_case(duration, 20 if full else 10))
@@ -205,7 +207,8 @@ def event_jumps(ds, before: float = 0.25, after: float = 0.5, calm: float = 1.0)
                 background=float(step[quiet].max() / steady))
 
 
-@register("winch_split_merge", "analytic", "Winch force across element splits and merges")
+@register("winch_split_merge", "analytic", "Winch force across element splits and merges",
+          reference="self")
 def check_split_merge(full: bool = True, figure_dir: Path | None = None) -> Row:
     # (a) the hanging mass paid out by 4 m (2.5 m reduced) and reeled back in along a speed
     # table with 1 s ramps, from the settled hang; (b) the curved tether in a current of the
@@ -305,7 +308,8 @@ def deploy_case(settle: float, payout_length: float, speed: float,
 
 
 @register("winch_deploy_recover", "analytic",
-          "Deploy 50 m into a current and recover: the tether returns to its state")
+          "Deploy 50 m into a current and recover: the tether returns to its state",
+          reference="self")
 def check_deploy_recover(full: bool = True, figure_dir: Path | None = None) -> Row:
     if full:
         case, t1, t5 = deploy_case(settle=80.0, payout_length=50.0, speed=0.5, hold=40.0)
@@ -411,7 +415,8 @@ def rov_control_case(n: int) -> dict:
 
 
 @register("winch_rov", "seed",
-          "Seed 004 ROV manoeuvre with the tether paid out instead of fixed scope")
+          "Seed 004 ROV manoeuvre with the tether paid out instead of fixed scope",
+          reference="seed")
 def check_rov(full: bool = True, figure_dir: Path | None = None) -> Row:
     from .seed004_rov import rov_tension
 
