@@ -233,7 +233,8 @@ def _errors(best: dict) -> dict[str, float]:
 
 
 @register("identification_edge_start", "seed",
-          "Identification (self): least-squares refinement from a grid best on the edge")
+          "Identification (self): least-squares refinement from a grid best on the edge",
+          reference="self")
 def check_edge_start(full: bool = True, figure_dir: Path | None = None, *, workers: int = 2,
                      client=None) -> Row:
     from tetherdyn.batch import close_client, get_client, run_batch
@@ -311,7 +312,8 @@ def check_edge_start(full: bool = True, figure_dir: Path | None = None, *, worke
 
 
 @register("identification_coverage", "seed",
-          "Identification (self): 95 % intervals cover the truth over noise realisations")
+          "Identification (self): 95 % intervals cover the truth over noise realisations",
+          reference="self")
 def check_coverage(full: bool = True, figure_dir: Path | None = None, *, workers: int = 2,
                    client=None) -> Row:
     from tetherdyn.batch import close_client, get_client

@@ -10,8 +10,8 @@ above the horizontal, air 1.293 kg/m³, D = 2.0e3 N s/m², C_D = 0.80, 2 s):
   (6 mm) over the seed's 2 s.
 * ``seed003_exudyn_identification``: seed 003 §4.3's identification — the full grid
   search of eq. (25) with the Table 2 steps (the seed's method), then, in the full row,
-  identify's Nelder–Mead refinement from the grid best — run by ``tetherdyn.identify`` on
-  markers that Exudyn generated (11 markers every 0.04 s, the seed's camera, with 0.5 mm
+  identify's bounded least-squares refinement from the best grid points — run by
+  ``tetherdyn.identify`` on markers that Exudyn generated (11 markers every 0.04 s, the seed's camera, with 0.5 mm
   of Gaussian noise) must recover D and C_D within 5 %. Unlike
   ``seed003_identification``, whose markers come from our own solver, the truth here is
   another code's, so the identification's own time-step error counts (``DT_IDENTIFY``).
@@ -244,7 +244,7 @@ def check_identification(full: bool = True, figure_dir: Path | None = None, *,
             + f"; {result.n_failed} failed; {result.wall_s:.0f} s."
             + (f" The grid's best (the seed's method alone): D = "
                f"{grid['model.material_damping']:.4g}, C_D = {grid['tether.cd_normal']:.4g}; "
-               f"Nelder–Mead refinement: {len(result.table) - n_grid} more runs."
+               f"least-squares refinement: {len(result.table) - n_grid} more runs."
                if full else "")
             + " The step: at dt = 1 ms (1.1 mm rms of step error, more than D's ±5 % moves "
             "the markers) the refinement went to D = 2122 (+6.1 %), which fits 1 ms runs "

@@ -596,7 +596,8 @@ def twist_met(w: dict) -> dict:
 
 
 @register("seed004_rov_twist", "seed",
-          "Seed 004 §5.5.1: ROV twist and twist forces (Figs. 5.7, 5.10), both twist choices")
+          "Seed 004 §5.5.1: ROV twist and twist forces (Figs. 5.7, 5.10), both twist choices",
+          reference="seed")
 def check_twist(full: bool = True, figure_dir: Path | None = None) -> Row:
     """The GJ = 0.11 run's twist against Fig. 5.7 and its nodal twist forces against
     Fig. 5.10, with parallel transport and with App. B's estimator."""
