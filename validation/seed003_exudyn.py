@@ -11,8 +11,8 @@ above the horizontal, air 1.293 kg/m³, D = 2.0e3 N s/m², C_D = 0.80, 2 s):
 * ``seed003_exudyn_identification``: seed 003 §4.3's identification — the full grid
   search of eq. (25) with the Table 2 steps (the seed's method), then, in the full row,
   identify's bounded least-squares refinement from the best grid points — run by
-  ``tetherdyn.identify`` on markers that Exudyn generated (11 markers every 0.04 s, the seed's camera, with 0.5 mm
-  of Gaussian noise) must recover D and C_D within 5 %. Unlike
+  ``tetherdyn.identify`` on markers that Exudyn generated (11 markers every 0.04 s, the
+  seed's camera, with 0.5 mm of Gaussian noise) must recover D and C_D within 5 %. Unlike
   ``seed003_identification``, whose markers come from our own solver, the truth here is
   another code's, so the identification's own time-step error counts (``DT_IDENTIFY``).
 """
