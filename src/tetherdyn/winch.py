@@ -42,10 +42,7 @@ import numpy as np
 from ._jit import inline_kernel, kernel
 from .boundary import Trajectory, _read_csv, eval_motion, load_trajectory
 
-__all__ = ["load_payout", "payout_capacity", "winch_parameters", "WINCH_MODELS"]
-
-#: models whose element next to an end can grow and shrink
-WINCH_MODELS = ("lumped_mass", "higher_order")
+__all__ = ["load_payout", "payout_capacity", "winch_parameters"]
 
 # the packed winch parameters (float64 array)
 (W_ON, W_SIDE, W_LNOM, W_LO, W_HI, W_MODE, W_TARGET, W_KP, W_KI, W_VMAX, W_AMAX, W_TAU,
