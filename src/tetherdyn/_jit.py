@@ -4,13 +4,39 @@
 numba's reference-counting runtime (``_nrt=False``): they never allocate, and every call
 of a compiled function with array arguments otherwise pays atomic reference-count updates
 per array — measured here at ~0.4 µs per call with 11 arrays, 4× the whole right-hand side
-of a 10-element cable. ``loop``: the same for the integrators' time loops, which take the
-model's kernels as arguments and so cannot be cached (numba keys such specialisations on
-the functions' identity); compiling one costs ~0.3 s (rk4) to ~5 s (generalized-α with
-ancf2d) per process.
+of a 10-element cable.
+
+``loop``: the same without a disk cache, for small helpers of the time loops.
+
+The time loops (integrate/explicit.py, implicit.py) call the model's kernels. Passed as
+arguments, kernels make a loop uncacheable (numba embeds the functions' addresses: "dynamic
+globals"), and a loop compiled anew in every process costs ~0.3 s (rk4) to ~5 s
+(generalized-α with ancf2d). So the loops are *templates* that call the kernels by global
+names (``rhs``, ``enforce``, …), and :func:`bind_kernels` compiles, per set of kernels
+(one per formulation), a copy of the template whose globals are those kernels; that copy
+is cached on disk like any function calling other compiled functions, and a second process
+loads it instead of compiling (issue 22). The loops' source and arithmetic are unchanged:
+only where the kernels come from differs.
+
+Cache safety:
+
+- each kernel set has its own cache files (the copy's qualified name carries the kernels'
+  module and a digest of their names), so an entry written for a formulation defined
+  outside the package (tests, the validation lab) is never opened by a user's run;
+- numba checks only the template's own source file: the entry's cache also goes stale when
+  any source file of the package or of the kernels' modules changes (size or time), so an
+  edited kernel is never run from an old cache;
+- kernels whose names do not identify them (defined inside a function) get an uncached
+  copy.
 """
 
 from __future__ import annotations
+
+import hashlib
+import inspect
+import re
+import types
+from pathlib import Path
 
 from numba import njit
 
@@ -20,4 +46,80 @@ kernel = njit(cache=True, _nrt=False)
 inline_kernel = njit(cache=True, _nrt=False, inline="always")
 loop = njit(_nrt=False)
 
-__all__ = ["kernel", "inline_kernel", "loop"]
+__all__ = ["kernel", "inline_kernel", "loop", "bind_kernels"]
+
+_PACKAGE = Path(__file__).resolve().parent
+_ENTRIES: dict[tuple, object] = {}
+_STAMPS: dict[tuple[str, ...], str] = {}
+
+
+def _source_digest(files: tuple[str, ...]) -> str:
+    """Digest of (path, size, mtime) of the package's sources and of ``files``."""
+    if files not in _STAMPS:
+        paths = sorted({*map(str, _PACKAGE.rglob("*.py")), *files})
+        h = hashlib.sha256()
+        for p in paths:
+            try:
+                st = Path(p).stat()
+                h.update(f"{p}:{st.st_size}:{st.st_mtime_ns};".encode())
+            except OSError:
+                h.update(f"{p}:missing;".encode())
+        _STAMPS[files] = h.hexdigest()[:16]
+    return _STAMPS[files]
+
+
+def _identity(k) -> tuple[str, str, str] | None:
+    """(module, qualified name, source file) of a compiled kernel, or None when its name
+    does not identify it (a closure, a lambda, no source file)."""
+    f = getattr(k, "py_func", None)
+    if f is None or "<" in f.__qualname__:
+        return None
+    try:
+        return f.__module__, f.__qualname__, inspect.getfile(f)
+    except TypeError:
+        return None
+
+
+def _clone(template, globals_: dict, qualname: str):
+    """``template``'s code with other globals (a new function object)."""
+    py = types.FunctionType(template.__code__, {**template.__globals__, **globals_},
+                            template.__name__, template.__defaults__, template.__closure__)
+    py.__qualname__ = qualname
+    py.__module__ = template.__module__
+    py.__doc__ = template.__doc__
+    return py
+
+
+def bind_kernels(template, kernels: dict, helpers: tuple = ()):
+    """``template`` compiled with ``kernels`` (global name -> compiled kernel) as its
+    globals, cached on disk per kernel set (module docstring); one per process and set.
+
+    ``helpers``: templates ``template`` calls that call kernels too, in calling order
+    (each may call the ones before it); each is compiled with the same kernels and bound
+    into the next ones under its own name (compiled into ``template``'s cache entry).
+    """
+    memo = (template, *sorted((n, id(k)) for n, k in kernels.items()))
+    entry = _ENTRIES.get(memo)
+    if entry is not None:
+        return entry[0]
+    ids = {n: _identity(k) for n, k in sorted(kernels.items())}
+    cacheable = all(v is not None for v in ids.values())
+    suffix = ""
+    if cacheable:
+        names = ";".join(f"{n}={m}.{q}" for n, (m, q, _) in ids.items())
+        module = re.sub(r"\W", "_", ids.get("rhs", next(iter(ids.values())))[0])
+        suffix = f"__{module}_{hashlib.sha256(names.encode()).hexdigest()[:10]}"
+    bound = dict(kernels)
+    for h in helpers:
+        bound[h.__name__] = njit(_nrt=False)(_clone(h, bound, h.__qualname__ + suffix))
+    entry = njit(cache=cacheable, _nrt=False)(
+        _clone(template, bound, template.__qualname__ + suffix))
+    if cacheable:
+        files = tuple(sorted({f for _, _, f in ids.values()}))
+        cache_file = entry._cache._cache_file
+        # numba 0.68 stamps the index with the template file's (mtime, size) only: add the
+        # package's and the kernels' sources, so an edited kernel makes the entry stale
+        cache_file._source_stamp = (cache_file._source_stamp, _source_digest(files))
+    # the memo key holds the kernels' ids: keep the kernels alive with the entry
+    _ENTRIES[memo] = (entry, tuple(kernels.values()))
+    return entry

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from scipy.interpolate import CubicHermiteSpline, CubicSpline
 
 from ._jit import inline_kernel, kernel
 
@@ -203,6 +202,9 @@ def load_trajectory(
     has_v = [c in arr for c in ("vx", "vy", "vz")]
     if any(has_v) and not all(has_v):
         raise ValueError("give all of vx, vy, vz or none")
+    # scipy.interpolate costs ~0.4 s to import: only where a table is splined (issue 22)
+    from scipy.interpolate import CubicHermiteSpline, CubicSpline
+
     if all(has_v):
         if interpolation == "linear":
             raise ValueError("velocity columns need interpolation 'cubic' (Hermite)")

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
 
 from ._version import __version__
 from .case import Case
 from .integrate import IntegrationResult
 from .models.base import Formulation
+
+if TYPE_CHECKING:  # xarray costs ~0.3 s to import: only where a Dataset is made (issue 22)
+    import xarray as xr
 
 __all__ = ["build_results", "save_results", "load_results", "REQUIRED_VARIABLES"]
 
@@ -44,6 +47,8 @@ def build_results(case: Case, model: Formulation, run: IntegrationResult) -> xr.
     e.g. nodal slopes) as ``name: (dims, values, attrs)`` with ``units`` and
     ``long_name`` in attrs; they go into the Dataset unchanged.
     """
+    import xarray as xr
+
     out = model.outputs(run.times, run.states, run.data)
     dims = {
         "position": ("time", "node", "axis"),
@@ -101,5 +106,7 @@ def save_results(ds: xr.Dataset, path: str | Path) -> Path:
 
 def load_results(path: str | Path) -> xr.Dataset:
     """Read a results file written by :func:`save_results` into memory."""
+    import xarray as xr
+
     with xr.open_dataset(path) as ds:
         return ds.load()

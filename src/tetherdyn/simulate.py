@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-
-import xarray as xr
+from typing import TYPE_CHECKING
 
 from .case import Case, load_case
 from .integrate import integrate
 from .models import build_model
 from .results import build_results
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 __all__ = ["simulate"]
 

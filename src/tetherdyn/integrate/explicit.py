@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from .._jit import loop
+from .._jit import bind_kernels, loop
 
 OK = 0
 BLOWUP = 1
@@ -42,9 +42,15 @@ def _state_finite(y):
     return not bad
 
 
-@loop
-def rk4_chunk(rhs, enforce, remesh, check, data, t_start, dt, steps_done, steps_per_output,
-              n_outputs, y, Y, k1, k2, k3, k4, yt, info):
+# rk4_chunk and rk45_chunk are templates: they call the model's kernels by the global names
+# below, which compiled_loop binds per formulation (_jit.bind_kernels: one compiled copy per
+# kernel set, cached on disk, issue 22).
+rhs = enforce = remesh = check = None
+KERNEL_ROLES = ("rhs", "enforce", "remesh", "check")
+
+
+def rk4_chunk(data, t_start, dt, steps_done, steps_per_output, n_outputs, y, Y, k1, k2, k3, k4,
+              yt, info):
     """Advance y by n_outputs * steps_per_output RK4 steps, storing y after each block in Y.
 
     Times are t_start + (steps_done + k) * dt (no accumulated round-off). Returns the number
@@ -101,9 +107,7 @@ _E1, _E3, _E4, _E5, _E6, _E7 = (71.0 / 57600.0, -71.0 / 16695.0, 71.0 / 1920.0,
                                 -17253.0 / 339200.0, 22.0 / 525.0, -1.0 / 40.0)
 
 
-@loop
-def rk45_chunk(rhs, enforce, remesh, check, data, t, t_outputs, y, Y, k, yt, ynew, rtol, atol,
-               max_steps, state):
+def rk45_chunk(data, t, t_outputs, y, Y, k, yt, ynew, rtol, atol, max_steps, state):
     """Adaptive Dormand–Prince steps to each time in t_outputs, storing y there in Y.
 
     k: work array (7, ny). state: float64[6] in/out = [status, t_fail, element, rhs evals,
@@ -195,6 +199,12 @@ def rk45_chunk(rhs, enforce, remesh, check, data, t, t_outputs, y, Y, k, yt, yne
     return t_outputs.size
 
 
+def compiled_loop(template, model):
+    """``template`` (:func:`rk4_chunk` or :func:`rk45_chunk`) compiled with ``model``'s
+    kernels, cached on disk per formulation (_jit.bind_kernels)."""
+    return bind_kernels(template, {r: getattr(model, r) for r in KERNEL_ROLES})
+
+
 class RK4Workspace:
     """The work arrays of one RK4 run (allocated once, reused by every chunk): four stages
     and a trial state (n_state each) and the status array ``state`` (RK4_STATE_SIZE)."""
@@ -207,9 +217,8 @@ class RK4Workspace:
             steps_per_output: int, n_outputs: int, y: np.ndarray, Y: np.ndarray) -> int:
         """:func:`rk4_chunk` with the model's kernels and the run's ``data`` tuple."""
         k1, k2, k3, k4, yt = self.k
-        return rk4_chunk(model.rhs, model.enforce, model.remesh, model.check, data, t_start,
-                         dt, steps_done, steps_per_output, n_outputs, y, Y, k1, k2, k3, k4, yt,
-                         self.state)
+        return compiled_loop(rk4_chunk, model)(data, t_start, dt, steps_done, steps_per_output,
+                                               n_outputs, y, Y, k1, k2, k3, k4, yt, self.state)
 
 
 class RK45Workspace:
@@ -228,6 +237,5 @@ class RK45Workspace:
     def run(self, model, data: tuple, t: float, t_outputs: np.ndarray, y: np.ndarray,
             Y: np.ndarray, rtol: float, atol: float, max_steps: int) -> int:
         """:func:`rk45_chunk` with the model's kernels and the run's ``data`` tuple."""
-        return rk45_chunk(model.rhs, model.enforce, model.remesh, model.check, data, t,
-                          t_outputs, y, Y, self.k, self.yt, self.ynew, rtol, atol, max_steps,
-                          self.state)
+        return compiled_loop(rk45_chunk, model)(data, t, t_outputs, y, Y, self.k, self.yt,
+                                                self.ynew, rtol, atol, max_steps, self.state)

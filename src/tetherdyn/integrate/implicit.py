@@ -35,7 +35,7 @@ import math
 
 import numpy as np
 
-from .._jit import kernel, loop
+from .._jit import bind_kernels, kernel, loop
 from .explicit import (
     BLOWUP,
     MAX_STEPS,
@@ -144,10 +144,14 @@ def band_solve(W, b, piv, x):
 
 
 # -- the step ---------------------------------------------------------------------------
+# _trial, _jacobian, _newton and ga_chunk are templates: they call the model's kernels by
+# the global names below, which compiled_ga_chunk binds per formulation (_jit.bind_kernels:
+# one compiled copy per kernel set, ga_chunk's cached on disk, issue 22).
+force = mass = held_acc = enforce = remesh = rhs = check = None
+KERNEL_ROLES = ("force", "mass", "held_acc", "enforce", "remesh", "rhs", "check")
 
 
-@loop
-def _trial(enforce, data, t1, h, params, nq, y, a, an, y1, ya):
+def _trial(data, t1, h, params, nq, y, a, an, y1, ya):
     """y1 = state at t_{n+1} from the accelerations an (eqs. 5.3–5.4; held ones then
     overwritten by enforce), ya = α_f-weighted state (eq. 5.6)."""
     beta = params[P_BETA]
@@ -182,9 +186,7 @@ def _residual(Mb, band, held, am, a, an, F, r):
     return big
 
 
-@loop
-def _jacobian(force, enforce, data, t, h, params, band, held, y, a, an, F0, Mb, y1, ya, ap, Fp,
-              W, piv):
+def _jacobian(data, t, h, params, band, held, y, a, an, F0, Mb, y1, ya, ap, Fp, W, piv):
     """Banded finite-difference Jacobian of the residual in a, factorised into W.
 
     Columns j ≡ c (mod 2·band + 1) touch disjoint rows, so one force evaluation per colour
@@ -208,7 +210,7 @@ def _jacobian(force, enforce, data, t, h, params, band, held, y, a, an, F0, Mb, 
                 any_col = True
         if not any_col:
             continue
-        _trial(enforce, data, t + h, h, params, nq, y, a, ap, y1, ya)
+        _trial(data, t + h, h, params, nq, y, a, ap, y1, ya)
         force(ta, ya, Fp, data)
         for j in range(c, nq, ncol):
             if held[j]:
@@ -248,9 +250,7 @@ def _increment_norm(h, params, held, y1, da):
     return math.sqrt(s / cnt)
 
 
-@loop
-def _newton(force, mass, held_acc, enforce, data, t, h, params, band, held, y, a, an, y1, ya,
-            F, Fp, ap, r, Mb, W, piv, state):
+def _newton(data, t, h, params, band, held, y, a, an, y1, ya, F, Fp, ap, r, Mb, W, piv, state):
     """Solve one step for an (predictor: an = a). Returns True on convergence, with y1 the
     state at t + h; on failure state[S_INCR], state[S_RESID] describe the last iterate."""
     nq = an.size
@@ -264,7 +264,7 @@ def _newton(force, mass, held_acc, enforce, data, t, h, params, band, held, y, a
     fresh = False
     e_prev = 0.0
     for _ in range(NEWTON_MAX_ITER):
-        _trial(enforce, data, t + h, h, params, nq, y, a, an, y1, ya)
+        _trial(data, t + h, h, params, nq, y, a, an, y1, ya)
         force(ta, ya, F, data)
         mass(ta, ya, Mb, data)
         state[S_EVALS] += 1.0
@@ -276,8 +276,8 @@ def _newton(force, mass, held_acc, enforce, data, t, h, params, band, held, y, a
         if need_jac:
             state[S_EVALS] += 2 * band + 1
             state[S_JACS] += 1.0
-            bad = _jacobian(force, enforce, data, t, h, params, band, held, y, a, an, F, Mb,
-                            y1, ya, ap, Fp, W, piv)
+            bad = _jacobian(data, t, h, params, band, held, y, a, an, F, Mb, y1, ya, ap, Fp, W,
+                            piv)
             need_jac = False
             fresh = True
             if bad >= 0:
@@ -309,7 +309,7 @@ def _newton(force, mass, held_acc, enforce, data, t, h, params, band, held, y, a
         else:
             done = e <= NEWTON_TOL
         if done or e <= 1e-3 * NEWTON_TOL:
-            _trial(enforce, data, t + h, h, params, nq, y, a, an, y1, ya)
+            _trial(data, t + h, h, params, nq, y, a, an, y1, ya)
             return True
         e_prev = e
     return False
@@ -337,9 +337,8 @@ def _error_estimate(h, params, held, y, y1, a, an):
     return math.sqrt(s / cnt)
 
 
-@loop
-def ga_chunk(force, mass, held_acc, enforce, remesh, rhs, check, data, band, held, t, t_outputs,
-             y, Y, a, an, y1, ya, F, Fp, ap, r, Mb, W, piv, params, state):
+def ga_chunk(data, band, held, t, t_outputs, y, Y, a, an, y1, ya, F, Fp, ap, r, Mb, W, piv,
+             params, state):
     """Generalized-α steps to each time in t_outputs (steps shortened to land on them),
     storing y there in Y. ``a`` (n_q) is the algorithmic acceleration at t, carried between
     chunks. After a step that changes the state's layout (``remesh``: a winch split or
@@ -366,8 +365,8 @@ def ga_chunk(force, mass, held_acc, enforce, remesh, rhs, check, data, band, hel
             last = t + 1.01 * hs >= t_target
             if last:
                 hs = t_target - t
-            ok = _newton(force, mass, held_acc, enforce, data, t, hs, params, band, held, y, a,
-                         an, y1, ya, F, Fp, ap, r, Mb, W, piv, state)
+            ok = _newton(data, t, hs, params, band, held, y, a, an, y1, ya, F, Fp, ap, r, Mb, W,
+                         piv, state)
             err = 0.0
             if ok and adaptive:
                 err = _error_estimate(hs, params, held, y, y1, a, an)
@@ -430,6 +429,13 @@ def ga_chunk(force, mass, held_acc, enforce, remesh, rhs, check, data, band, hel
     return t_outputs.size
 
 
+def compiled_ga_chunk(model):
+    """:func:`ga_chunk` compiled with ``model``'s kernels (and its helpers with them),
+    cached on disk per formulation (_jit.bind_kernels)."""
+    return bind_kernels(ga_chunk, {r: getattr(model, r) for r in KERNEL_ROLES},
+                        helpers=(_trial, _jacobian, _newton))
+
+
 class Workspace:
     """The work arrays of one generalized-α run (allocated once, reused by every chunk)."""
 
@@ -476,11 +482,10 @@ class Workspace:
     def run(self, model, data: tuple, t: float, t_outputs: np.ndarray, y: np.ndarray,
             Y: np.ndarray) -> int:
         """:func:`ga_chunk` with the model's kernels and the run's ``data`` tuple."""
-        return ga_chunk(model.force, model.mass, model.held_acc, model.enforce, model.remesh,
-                        model.rhs, model.check, data, self.band, self.held, t, t_outputs,
-                        y, Y, self.a, self.an,
-                        self.y1, self.ya, self.F, self.Fp, self.ap, self.r, self.Mb, self.W,
-                        self.piv, self.params, self.state)
+        return compiled_ga_chunk(model)(data, self.band, self.held, t, t_outputs, y, Y, self.a,
+                                        self.an, self.y1, self.ya, self.F, self.Fp, self.ap,
+                                        self.r, self.Mb, self.W, self.piv, self.params,
+                                        self.state)
 
 
 def make_params(alpha: tuple[float, float, float, float], rtol: float, atol: float, dt: float,

@@ -1,0 +1,197 @@
+"""Startup as users see it (issue 22): whole-process wall time of fresh processes.
+
+Measured, for this checkout ("new") and, interleaved with it, for a reference commit
+("base", its ``src/`` extracted with ``git archive``, by default the commit issue 22 started
+from):
+
+- ``import tetherdyn`` and ``tetherdyn --help`` (best of ``--repeat`` fresh processes), and
+  ``python -X importtime``'s cumulative time of ``import tetherdyn``;
+- ``tetherdyn run EXAMPLE -o out.nc`` for every bundled example case (and the MoorDyn deck,
+  ``--duration 20``): *cold* (the tree's numba caches deleted, ``NUMBA_CACHE_DIR`` unset:
+  everything compiles) once, then *warm* (caches written by an earlier process; best of
+  ``--repeat``), with the integration's own wall time (the results' ``wall_time_s``) of
+  the best warm run.
+
+Issue 22's targets: ``import tetherdyn`` ≤ 0.5 s; warm whole process ≤ integration + 1.0 s.
+A process is a fresh interpreter: ``python -c "from tetherdyn.cli import main; main()"``,
+what the ``tetherdyn`` console script runs. Timings are wall clock on a shared machine: the
+two trees alternate run by run so that both see the same load.
+
+    python benchmarks/bench_startup.py [--reference COMMIT] [--repeat 3] [--only NAME ...]
+        [--out benchmarks/results_startup.md]
+
+``swingup_ga.yaml`` is a GA problem file (``tetherdyn optimize``), not a case: not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+from _common import ROOT, cpu_model, git_commit, package_version
+
+EXAMPLES = ROOT / "src" / "tetherdyn" / "examples"
+START_COMMIT = "24acfefb58c5946973177d5d2501232e7a8e122a"  # before issue 22
+NOT_CASES = {"swingup_ga"}  # a GA problem file (tetherdyn optimize)
+CLI = "import sys; from tetherdyn.cli import main; sys.exit(main())"
+WORK = Path("/tmp/tetherdyn_bench_startup")
+
+
+def extract(commit: str) -> Path:
+    """``src/`` of ``commit`` (extracted once; its numba caches are kept between runs)."""
+    tree = WORK / f"base_{commit[:12]}"
+    if not (tree / "src" / "tetherdyn").is_dir():
+        tree.mkdir(parents=True, exist_ok=True)
+        tar_path = tree / "src.tar"
+        with open(tar_path, "wb") as f:
+            subprocess.run(["git", "-C", str(ROOT), "archive", commit, "src"], stdout=f,
+                           check=True)
+        with tarfile.open(tar_path) as tar:
+            tar.extractall(tree, filter="data")
+    return tree / "src"
+
+
+def env_for(src: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PYTHONPATH"] = str(src)
+    return env
+
+
+def wall(cmd: list[str], src: Path) -> float:
+    """Wall time [s] of one fresh process (raises if it fails)."""
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, env=env_for(src), capture_output=True, text=True, cwd=WORK)
+    el = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{proc.stderr[-2000:]}")
+    return el
+
+
+def importtime(src: Path) -> float:
+    """``-X importtime``'s cumulative time [s] of ``import tetherdyn``."""
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", "import tetherdyn"],
+                          env=env_for(src), capture_output=True, text=True, cwd=WORK)
+    for line in proc.stderr.splitlines():
+        m = re.match(r"import time:\s+\d+ \|\s+(\d+) \| tetherdyn$", line)
+        if m:
+            return int(m.group(1)) * 1e-6
+    return float("nan")
+
+
+def clear_cache(src: Path) -> int:
+    """Delete a tree's numba cache files; returns how many."""
+    files = [*src.rglob("*.nbi"), *src.rglob("*.nbc")]
+    for f in files:
+        f.unlink()
+    return len(files)
+
+
+def run_cmd(example: Path, out: Path) -> list[str]:
+    cmd = [sys.executable, "-c", CLI, "run", str(example), "-q", "-o", str(out)]
+    return cmd + (["--duration", "20"] if example.suffix == ".dat" else [])
+
+
+def integration_time(out: Path) -> float:
+    import xarray as xr
+
+    with xr.open_dataset(out) as ds:
+        return float(ds.attrs["wall_time_s"])
+
+
+def examples(only: list[str] | None) -> list[Path]:
+    found = sorted([*EXAMPLES.glob("*.yaml"), *EXAMPLES.glob("*.dat")])
+    found = [p for p in found if p.stem not in NOT_CASES]
+    return [p for p in found if not only or p.stem in only]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--reference", default=START_COMMIT, help="base commit (default: %(default)s)")
+    p.add_argument("--repeat", type=int, default=3, help="warm runs per example (best kept)")
+    p.add_argument("--import-repeat", type=int, default=5)
+    p.add_argument("--only", nargs="*", metavar="NAME", help="example names (file stems)")
+    p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results_startup.md")
+    args = p.parse_args(argv)
+    WORK.mkdir(parents=True, exist_ok=True)
+    trees = {"base": extract(args.reference), "new": ROOT / "src"}
+    lines = []
+
+    # -- import and --help ----------------------------------------------------------------
+    probes = {"`python -c pass` (interpreter alone)": [sys.executable, "-c", "pass"],
+              "`import tetherdyn`": [sys.executable, "-c", "import tetherdyn"],
+              "`tetherdyn --help`": [sys.executable, "-c", CLI, "--help"]}
+    best = {(k, t): float("inf") for k in probes for t in trees}
+    for _ in range(args.import_repeat):
+        for k, cmd in probes.items():
+            for t, src in trees.items():  # interleaved
+                best[k, t] = min(best[k, t], wall(cmd, src))
+    imp = {t: min(importtime(src) for _ in range(3)) for t, src in trees.items()}
+    lines += ["## Import", "",
+              f"Best of {args.import_repeat} fresh processes, base and new alternating.", "",
+              "| what | base | new |", "|---|---|---|"]
+    for k in probes:
+        lines.append(f"| {k} | {best[k, 'base']:.3f} s | {best[k, 'new']:.3f} s |")
+    lines.append(f"| `-X importtime`, cumulative `tetherdyn` (best of 3) | {imp['base']:.3f} s "
+                 f"| {imp['new']:.3f} s |")
+    ok = imp["new"] <= 0.5 and best["`import tetherdyn`", "new"] <= 0.5
+    lines += ["", f"Target `import tetherdyn` ≤ 0.5 s: {'met' if ok else 'NOT met'}.", ""]
+    print("\n".join(lines), flush=True)
+
+    # -- tetherdyn run, cold and warm -------------------------------------------------------
+    rows = []
+    for ex in examples(args.only):
+        r = {}
+        for t, src in trees.items():
+            out = WORK / f"{t}_{ex.stem}.nc"
+            clear_cache(src)
+            r[t, "cold"] = wall(run_cmd(ex, out), src)
+            r[t, "cold_int"] = integration_time(out)
+        warm = {t: [] for t in trees}
+        for _ in range(args.repeat):
+            for t, src in trees.items():  # interleaved
+                out = WORK / f"{t}_{ex.stem}.nc"
+                warm[t].append((wall(run_cmd(ex, out), src), integration_time(out)))
+        for t in trees:
+            r[t, "warm"], r[t, "int"] = min(warm[t])
+        rows.append((ex.name, r))
+        print(ex.name, {k: round(v, 3) for k, v in r.items()}, flush=True)
+
+    lines += ["## `tetherdyn run EXAMPLE -o out.nc`", "",
+              "Cold: the tree's numba cache files deleted, `NUMBA_CACHE_DIR` unset (one run). "
+              f"Warm: caches from an earlier process, best of {args.repeat} runs (base and new "
+              "alternating); integration = the results' `wall_time_s` of that run; overhead = "
+              "warm − integration (target ≤ 1.0 s).", "",
+              "| example | base cold | base warm | new cold | new warm | integration (new) | "
+              "overhead base | overhead new | ≤ 1.0 s |", "|---|---|---|---|---|---|---|---|---|"]
+    n_ok = 0
+    for name, r in rows:
+        ob, on = r["base", "warm"] - r["base", "int"], r["new", "warm"] - r["new", "int"]
+        n_ok += on <= 1.0
+        lines.append(
+            f"| {name} | {r['base', 'cold']:.2f} s | {r['base', 'warm']:.2f} s | "
+            f"{r['new', 'cold']:.2f} s | {r['new', 'warm']:.2f} s | {r['new', 'int']:.2f} s | "
+            f"{ob:.2f} s | {on:.2f} s | {'yes' if on <= 1.0 else 'no'} |")
+    lines += ["", f"Warm overhead ≤ 1.0 s: {n_ok} of {len(rows)} examples.", ""]
+
+    head = ["# Startup: fresh processes (issue 22)", "",
+            f"Machine: {cpu_model()}, {os.cpu_count()} cores shared with other jobs (loaded: "
+            "best-of timings, trees interleaved). Python "
+            f"{sys.version.split()[0]}, numba {package_version('numba')}, xarray "
+            f"{package_version('xarray')}. new = commit {git_commit()}, base = "
+            f"{args.reference[:12]}.", "",
+            "Command: `python benchmarks/bench_startup.py"
+            + (f" --only {' '.join(args.only)}" if args.only else "")
+            + f" --repeat {args.repeat}`", ""]
+    args.out.write_text("\n".join(head + lines))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""Issue 22: ``import tetherdyn`` and ``tetherdyn --help`` stay light.
+
+Heavy libraries (xarray/pandas, scipy.interpolate, matplotlib, dask, tqdm) are imported in
+the functions that use them. Checked on ``sys.modules`` of a fresh interpreter — never on
+time (startup timings are in benchmarks/results_startup.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+HEAVY = ("xarray", "pandas", "scipy.interpolate", "scipy.optimize", "matplotlib", "dask",
+         "tqdm")
+
+
+def _loaded_after(code: str) -> list[str]:
+    """Modules among HEAVY (or below them) loaded by ``code`` in a fresh interpreter."""
+    probe = (f"import sys, json\n{code}\n"
+             f"print(json.dumps(sorted(m for m in sys.modules "
+             f"if any(m == h or m.startswith(h + '.') for h in {HEAVY!r}))))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         env=env, check=True, timeout=120).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_import_tetherdyn_is_light():
+    code = "import tetherdyn\nassert tetherdyn.simulate and tetherdyn.load_results"
+    assert _loaded_after(code) == []
+
+
+def test_cli_help_is_light():
+    code = ("from tetherdyn.cli import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass")
+    assert _loaded_after(code) == []
+
+
+def test_heavy_modules_still_arrive_when_used():
+    """The probe can fail: loading a results file does import xarray."""
+    code = ("import tempfile, tetherdyn\n"
+            "try:\n    tetherdyn.load_results(tempfile.mktemp(suffix='.nc'))\n"
+            "except Exception:\n    pass")
+    assert "xarray" in _loaded_after(code)
