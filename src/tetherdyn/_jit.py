@@ -112,11 +112,20 @@ def bind_kernels(template, kernels: dict, helpers: tuple = ()):
     bound = dict(kernels)
     for h in helpers:
         bound[h.__name__] = njit(_nrt=False)(_clone(h, bound, h.__qualname__ + suffix))
-    entry = njit(cache=cacheable, _nrt=False)(
-        _clone(template, bound, template.__qualname__ + suffix))
+    clone = _clone(template, bound, template.__qualname__ + suffix)
+    cache_file = None
     if cacheable:
+        entry = njit(cache=True, _nrt=False)(clone)
+        cache_file = getattr(getattr(entry, "_cache", None), "_cache_file", None)
+        if cache_file is None or not hasattr(cache_file, "_source_stamp"):
+            # a numba whose cache no longer has the stamp we extend: an entry that could go
+            # stale when a kernel is edited is worse than compiling once per process
+            cache_file = None
+            entry = njit(_nrt=False)(_clone(template, bound, template.__qualname__ + suffix))
+    else:
+        entry = njit(_nrt=False)(clone)
+    if cache_file is not None:
         files = tuple(sorted({f for _, _, f in ids.values()}))
-        cache_file = entry._cache._cache_file
         # numba 0.68 stamps the index with the template file's (mtime, size) only: add the
         # package's and the kernels' sources, so an edited kernel makes the entry stale
         cache_file._source_stamp = (cache_file._source_stamp, _source_digest(files))
