@@ -58,7 +58,14 @@ def synthetic_markers(duration: float, noise: float = NOISE, seed: int = SEED) -
     """Markers of the true strip (D = 2e3, C_D = 0.8, 40 elements) every 0.04 s up to
     ``duration`` with Gaussian noise ``noise`` [m] on x and z (y stays 0: planar)."""
     ds = simulate(base_case(duration), progress=False)
-    times = ds.time.values[1:]  # frames after the release (t = 0 is the known start)
+    return strip_markers(ds, noise, seed, f"synthetic strip, noise {noise * 1e3:g} mm")
+
+
+def strip_markers(ds, noise: float, seed: int, source: str) -> Markers:
+    """The seed's camera on a strip run ``ds`` (any solver's results with position and
+    arc_length): N_MARKERS markers s = 0 … LENGTH at every output frame after the release
+    (t = 0 is the known start), Gaussian noise ``noise`` [m] on x and z (y stays 0)."""
+    times = ds.time.values[1:]
     s = np.linspace(0.0, LENGTH, N_MARKERS)
     tt = np.repeat(times, s.size)
     ss = np.tile(s, times.size)
@@ -66,7 +73,7 @@ def synthetic_markers(duration: float, noise: float = NOISE, seed: int = SEED) -
     rng = np.random.default_rng(seed)
     xyz[:, [0, 2]] += rng.normal(0.0, noise, size=(xyz.shape[0], 2))
     labels = np.tile(np.array([f"m{k}" for k in range(s.size)], dtype=object), times.size)
-    return Markers(tt, labels, ss, xyz, source=f"synthetic strip, noise {noise * 1e3:g} mm")
+    return Markers(tt, labels, ss, xyz, source=source)
 
 
 def grids(full: bool) -> dict[str, list]:

@@ -23,10 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-from tetherdyn.identify import Markers, identify, tether_points
+from tetherdyn.identify import Markers, identify
 from tetherdyn.simulate import simulate
 
 from . import Row, peer_not_installed, register, save_figure
+from .identification import N_MARKERS, strip_markers
 from .peers.exudyn_strip import INSTALL, exudyn_available, run_strip
 from .seed003 import (
     AIR,
@@ -53,7 +54,6 @@ TIP_TOLERANCE = 0.01 * LENGTH
 WHIP = 1.2
 # identification (seed 003 §4.1, §4.3)
 SAMPLING = 0.04  # [s] the seed's camera interval
-N_MARKERS = 11  # 11 equally spaced markers including the free end
 NOISE = 0.5e-3  # [m] Gaussian marker noise on x and z
 NOISE_SEED = 3
 #: [s] generalized-α step of the identification's runs. Its own error must stay below what
@@ -174,16 +174,7 @@ def exudyn_markers(duration: float = DURATION, noise: float = NOISE,
     """The seed's 11 markers every 0.04 s from Exudyn's strip (40 elements, D = 2e3,
     C_D = 0.8, dt = 0.1 ms) with Gaussian noise ``noise`` [m] on x and z."""
     ds = exudyn_strip(ELEMENTS, duration, DT_PEER, output_interval=SAMPLING)
-    times = ds.time.values[1:]  # frames after the release (t = 0 is the known start)
-    s = np.linspace(0.0, LENGTH, N_MARKERS)
-    tt = np.repeat(times, s.size)
-    ss = np.tile(s, times.size)
-    xyz = tether_points(ds, tt, ss)
-    rng = np.random.default_rng(seed)
-    xyz[:, [0, 2]] += rng.normal(0.0, noise, size=(xyz.shape[0], 2))
-    labels = np.tile(np.array([f"m{k}" for k in range(s.size)], dtype=object), times.size)
-    return Markers(tt, labels, ss, xyz,
-                   source=f"Exudyn strip markers, noise {noise * 1e3:g} mm")
+    return strip_markers(ds, noise, seed, f"Exudyn strip markers, noise {noise * 1e3:g} mm")
 
 
 def identification_grid(full: bool) -> dict[str, list]:
