@@ -180,8 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     lines += ["", f"Warm overhead ≤ 1.0 s: {n_ok} of {len(rows)} examples.", ""]
 
     head = ["# Startup: fresh processes (issue 22)", "",
-            f"Machine: {cpu_model()}, {os.cpu_count()} cores shared with other jobs (loaded: "
-            "best-of timings, trees interleaved). Python "
+            f"Machine: {cpu_model()}, {os.cpu_count()} cores, load average before the run "
+            f"{os.getloadavg()[0]:.2f} (best-of timings, trees interleaved). Python "
             f"{sys.version.split()[0]}, numba {package_version('numba')}, xarray "
             f"{package_version('xarray')}. new = commit {git_commit()}, base = "
             f"{args.reference[:12]}.", "",
