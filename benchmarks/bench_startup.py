@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", nargs="*", metavar="NAME", help="example names (file stems)")
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results_startup.md")
     args = p.parse_args(argv)
+    load_before = os.getloadavg()[0]  # other jobs on the machine, before ours start
     WORK.mkdir(parents=True, exist_ok=True)
     trees = {"base": extract(args.reference), "new": ROOT / "src"}
     lines = []
@@ -181,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
 
     head = ["# Startup: fresh processes (issue 22)", "",
             f"Machine: {cpu_model()}, {os.cpu_count()} cores, load average before the run "
-            f"{os.getloadavg()[0]:.2f} (best-of timings, trees interleaved). Python "
+            f"{load_before:.2f} (best-of timings, trees interleaved). Python "
             f"{sys.version.split()[0]}, numba {package_version('numba')}, xarray "
             f"{package_version('xarray')}. new = commit {git_commit()}, base = "
             f"{args.reference[:12]}.", "",
