@@ -59,7 +59,11 @@ class Continuation:
         self.dt = self.case.solver.dt
         self.stepper = make_stepper(self.method, m, None, m.initial_state() if y0 is None
                                     else y0, t0, StepperOptions.from_case(self.case))
-        self.t = float(t0)
+
+    @property
+    def t(self) -> float:
+        """The current time [s] (the stepper's)."""
+        return self.stepper.t
 
     @property
     def y(self) -> np.ndarray:
@@ -93,7 +97,6 @@ class Continuation:
         else:
             times = self.t + output_interval * np.arange(1, n_out + 1)
         st.advance(times, Y)
-        self.t = float(times[-1])
         return times, Y
 
 
