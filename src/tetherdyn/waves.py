@@ -401,11 +401,15 @@ def build_grid(table: np.ndarray, opts: dict, stretch: int, depth: float | None,
     na = max(2, int(math.ceil((a.max() - a.min()) / dh)) + 1)
     nb = 1 if unidirectional else max(2, int(math.ceil((b.max() - b.min()) / dh)) + 1)
     # levels above the calm surface (z' = z - water_level), one of them exactly at 0
+    # (the spacing shrinks so that the lowest level is the bed itself in finite depth: no
+    # level below the bed, where the profile is clamped and would bend the interpolation)
     bottom = box_lo[2] - water_level
     if depth is not None:
         bottom = max(bottom, -depth)
+    span = -bottom if bottom < 0.0 else dz
+    below = max(1, int(math.ceil(span / dz - 1e-9)))
+    dz = span / below
     top = min(box_hi[2] - water_level, crest) if stretch == EXTRAPOLATED else 0.0
-    below = max(1, int(math.ceil(-min(bottom, -dz) / dz)))
     above = max(0, int(math.ceil(top / dz)))
     nz = below + above + 1
     z0 = -below * dz
@@ -660,8 +664,8 @@ def grid_field(waves, grid, x, y, zs, t, out, o):
     j, slot, h0, d0, h1, d1 = _hermite(grid, t)
     nb = int(grid[G_NB])
     off = int(grid[G_FIELD])
-    for i in range(6):
-        out[o + i] = 0.0
+    # local sums (out may alias nothing, but the compiler cannot know: keep them in registers)
+    u0 = u1 = u2 = a0 = a1 = a2 = 0.0
     for p in range(2):
         for q in range(nbc):
             wh = (wa if p == 1 else 1.0 - wa) * (wb if q == 1 else 1.0 - wb)
@@ -680,8 +684,20 @@ def grid_field(waves, grid, x, y, zs, t, out, o):
                         grid[base] = js
                     hv = w * (h0 if s == 0 else h1)
                     hd = w * (d0 if s == 0 else d1)
-                    for i in range(6):  # value and time derivative: u with a, a with jerk
-                        out[o + i] += hv * grid[base + 1 + i] + hd * grid[base + 4 + i]
+                    # value and time derivative: velocity with acceleration, acceleration
+                    # with jerk
+                    u0 += hv * grid[base + 1] + hd * grid[base + 4]
+                    u1 += hv * grid[base + 2] + hd * grid[base + 5]
+                    u2 += hv * grid[base + 3] + hd * grid[base + 6]
+                    a0 += hv * grid[base + 4] + hd * grid[base + 7]
+                    a1 += hv * grid[base + 5] + hd * grid[base + 8]
+                    a2 += hv * grid[base + 6] + hd * grid[base + 9]
+    out[o] = u0
+    out[o + 1] = u1
+    out[o + 2] = u2
+    out[o + 3] = a0
+    out[o + 4] = a1
+    out[o + 5] = a2
     return True
 
 
