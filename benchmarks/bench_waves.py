@@ -41,8 +41,10 @@ START = np.array([0.0, 0.0, -60.0])
 END = np.array([300.0, 0.0, -1.0])
 
 SEAS = {
-    "1 component (Airy H 2 m, T 8 s)": SimpleNamespace(type="airy", height=2.0, period=8.0,
-                                                       direction_deg=20.0),
+    # (a grid key: the automatic grid starts at W.GRID_MIN_COMPONENTS)
+    "1 component (Airy H 2 m, T 8 s)": SimpleNamespace(
+        type="airy", height=2.0, period=8.0, direction_deg=20.0,
+        grid=dict(tolerance=W.GRID_TOLERANCE)),
     "200 components (JONSWAP Hs 4 m, Tp 10 s)": SimpleNamespace(
         type="jonswap", hs=4.0, tp=10.0, gamma=3.3, seed=1, components=200,
         direction_deg=20.0),

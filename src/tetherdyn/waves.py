@@ -87,6 +87,9 @@ FIELD_SLOT = 10
 GRID_KEYS = ("tolerance", "spacing", "dt", "margin", "x", "y", "z")
 GRID_TOLERANCE = 1e-2  #: default relative interpolation error of the grid (velocity)
 GRID_MAX_SIZE = 2**24  #: floats (128 MiB)
+#: the automatic grid only from this many components on: below, direct sums cost less
+#: (benchmarks/results_waves.md: 1 component 103 ns direct, 211 ns from the grid)
+GRID_MIN_COMPONENTS = 4
 
 WAVE_TYPES = ("airy", "jonswap", "pierson_moskowitz", "components")
 #: default frequency range of the spectra, in multiples of the peak frequency 1/tp
@@ -455,7 +458,8 @@ def build_waves(waves, g: float, depth: float | None, water_level: float | None,
     or None (the section's own ``depth`` key wins; neither: deep water); water_level: z of
     the calm surface [m] (required with waves); extent: the line's initial node positions
     (n, 3) [m] (or the two corners of a box), which the precomputed grid covers with a margin;
-    None: no grid (direct sums). The section's ``grid`` key: docs/waves.md.
+    None: no grid (direct sums). The section's ``grid`` key: docs/waves.md; without it the
+    grid is used from GRID_MIN_COMPONENTS components on.
     """
     if waves is None:
         return no_waves()
@@ -466,7 +470,7 @@ def build_waves(waves, g: float, depth: float | None, water_level: float | None,
     d = dispersion_depth(waves, depth)
     table = wave_table(waves, g, d)
     opts = _grid_options(waves)
-    if opts is None or extent is None:
+    if opts is None or extent is None or (not opts and table.shape[0] < GRID_MIN_COMPONENTS):
         return table, np.zeros(1)
     return table, build_grid(table, opts, stretch, d, float(water_level), extent)
 
