@@ -791,6 +791,70 @@ def stretched_height(par, zc, eta):
 
 
 @inline_kernel
+def _kinematics_1d(grid, par, t, x, y, z, out):
+    """_grid_kinematics for a unidirectional sea (one column across the waves): the two
+    horizontal and two vertical corners written out, so the compiler sees fixed loops."""
+    fa = (x * grid[G_COS] + y * grid[G_SIN] - grid[G_A0]) * grid[G_IDA]
+    ia = int(math.floor(fa))
+    wa = fa - ia
+    if not ((ia >= 0) & (ia < int(grid[G_NA]) - 1)):
+        return False
+    j, slot, h0, d0, h1, d1 = _hermite(grid, t)
+    sa = slot * ETA_SLOT
+    sb = (1 - slot) * ETA_SLOT
+    e0 = int(grid[G_ETA]) + 2 * ETA_SLOT * ia
+    e1 = e0 + 2 * ETA_SLOT
+    ready = ((grid[e0 + sa] == j) & (grid[e0 + sb] == j + 1.0) & (grid[e1 + sa] == j)
+             & (grid[e1 + sb] == j + 1.0))
+    if not ready:
+        return False
+    eta = ((1.0 - wa) * (h0 * grid[e0 + sa + 1] + d0 * grid[e0 + sa + 2]
+                         + h1 * grid[e0 + sb + 1] + d1 * grid[e0 + sb + 2])
+           + wa * (h0 * grid[e1 + sa + 1] + d0 * grid[e1 + sa + 2]
+                   + h1 * grid[e1 + sb + 1] + d1 * grid[e1 + sb + 2]))
+    zs = stretched_height(par, z - par[WATER_LEVEL], eta)
+    if math.isnan(zs):
+        for i in range(1, 7):
+            out[i] = 0.0
+        out[0] = eta
+        return True
+    iz, wz = _level(grid, zs)
+    if iz < 0:
+        return False
+    nz = int(grid[G_NZ])
+    s0 = slot * FIELD_SLOT
+    s1 = (1 - slot) * FIELD_SLOT
+    c00 = int(grid[G_FIELD]) + 2 * FIELD_SLOT * (ia * nz + iz)  # (a, z) corner (0, 0)
+    c01 = c00 + 2 * FIELD_SLOT  # (0, 1)
+    c10 = c00 + 2 * FIELD_SLOT * nz  # (1, 0)
+    c11 = c10 + 2 * FIELD_SLOT  # (1, 1)
+    ready = ((grid[c00 + s0] == j) & (grid[c00 + s1] == j + 1.0)
+             & (grid[c01 + s0] == j) & (grid[c01 + s1] == j + 1.0)
+             & (grid[c10 + s0] == j) & (grid[c10 + s1] == j + 1.0)
+             & (grid[c11 + s0] == j) & (grid[c11 + s1] == j + 1.0))
+    if not ready:
+        return False
+    out[0] = eta
+    w00 = (1.0 - wa) * (1.0 - wz)
+    w01 = (1.0 - wa) * wz
+    w10 = wa * (1.0 - wz)
+    w11 = wa * wz
+    for i in range(6):
+        # value and time derivative: velocity with acceleration, acceleration with jerk
+        k0 = s0 + 1 + i
+        k1 = s1 + 1 + i
+        out[1 + i] = (h0 * (w00 * grid[c00 + k0] + w01 * grid[c01 + k0] + w10 * grid[c10 + k0]
+                            + w11 * grid[c11 + k0])
+                      + d0 * (w00 * grid[c00 + k0 + 3] + w01 * grid[c01 + k0 + 3]
+                              + w10 * grid[c10 + k0 + 3] + w11 * grid[c11 + k0 + 3])
+                      + h1 * (w00 * grid[c00 + k1] + w01 * grid[c01 + k1]
+                              + w10 * grid[c10 + k1] + w11 * grid[c11 + k1])
+                      + d1 * (w00 * grid[c00 + k1 + 3] + w01 * grid[c01 + k1 + 3]
+                              + w10 * grid[c10 + k1 + 3] + w11 * grid[c11 + k1 + 3]))
+    return True
+
+
+@inline_kernel
 def _grid_kinematics(grid, par, t, x, y, z, out):
     """wave_kinematics from the grid alone: False (out unspecified) when the point is
     outside it or a slot it needs is not filled yet."""
@@ -857,6 +921,10 @@ def wave_kinematics(waves, grid, par, t, x, y, z, out):
     surface, below it with the stretching rule par[STRETCH]. No current. ``grid``: the
     precomputed kinematics (slices filled as the time reaches them) or [0.0] (direct sums);
     points outside the grid get the direct sums."""
-    if grid[G_FLAG] == 1.0 and _grid_kinematics(grid, par, t, x, y, z, out):
-        return
+    if grid[G_FLAG] == 1.0:
+        if grid[G_NB] == 1.0:
+            if _kinematics_1d(grid, par, t, x, y, z, out):
+                return
+        elif _grid_kinematics(grid, par, t, x, y, z, out):
+            return
     _kinematics_slow(waves, grid, par, t, x, y, z, out)
