@@ -29,7 +29,13 @@ Arrays (built by :func:`build_waves`; layout owned by this module, see ``docs/wa
 - ``sea_waves`` (C, NWC): one row per component, columns :data:`AMP`, :data:`OMEGA`, :data:`K`,
   :data:`KX`, :data:`KY`, :data:`PHASE`, :data:`D_INV`, :data:`TWO_H`; (0, NWC) without waves.
 - ``sea_grid``: precomputed kinematics (a flat float64 array, mutated by the kernel as the time
-  moves on; ``(1,)`` = [0.0] when the kinematics are summed directly).
+  moves on; ``(1,)`` = [0.0] when the kinematics are summed directly). A lattice along the
+  waves (a), across them (b; one column for a unidirectional sea) and in levels above the
+  calm surface, holding for the two time slices around t the elevation with its rate and
+  the linear field (velocity, acceleration, jerk); linear in space, cubic Hermite in time.
+  Slice j is filled at a grid point the first time a point needs it and depends only on j,
+  so results do not depend on the order of the calls (rejected steps, restarts). Points
+  outside the grid are summed directly. Spacing from ``grid.tolerance`` (docs/waves.md).
 - ``sea_par``: the scalars this module reads are at the indices :data:`WATER_LEVEL`,
   :data:`WAVE_DEPTH`, :data:`STRETCH` (0, 1, 2): defined here, imported by ``sea.py``, which
   puts its own scalars from :data:`N_WAVE_PAR` on. ``par[WAVE_DEPTH]`` is ``inf`` in deep water.
@@ -625,10 +631,10 @@ def _fill_field_cell(waves, grid, ia, ib, nbc, iz, j):
                         grid[base] = js
 
 
-# The hot path below calls no compiled function with array arguments and joins conditions
-# with & and | rather than `and` / `or`: here either costs 25-60 ns per point even where
-# nothing is taken (measured: numba's short-circuit blocks), against ~2 ns for the cell
-# arithmetic itself. The fills and the direct sums live behind one call in the slow path.
+# The hot path below calls no compiled function with array arguments: such a call cost
+# 25-60 ns per point here even in a branch never taken (measured against a trivial kernel),
+# so the fills and the direct sums live behind one call in the slow path. Conditions are
+# joined with & and | (no short-circuit branches).
 @inline_kernel
 def _locate(grid, x, y):
     """(ia, wa, ib, wb, corners across) of the horizontal cell holding (x, y) [m]; ia = -1
