@@ -294,3 +294,18 @@ def test_grid_of_a_multidirectional_sea():
         ref.append(_at(table, np.zeros(1), par, t, x, y, z))
     rms = np.sqrt(np.mean(np.square(err), axis=0) / np.mean(np.square(ref), axis=0))
     assert np.all(rms < 2 * W.GRID_TOLERANCE), rms
+
+
+def test_oversized_grid():
+    """An automatic grid too large falls back to direct sums with a warning naming the key;
+    a user's grid that large is refused, naming it."""
+    sec = SimpleNamespace(type="components", components=dict(
+        frequency=[0.1, 0.2, 0.3, 0.5], amplitude=[1.0, 0.5, 0.2, 0.1],
+        direction_deg=[0.0, 90.0, 45.0, 10.0]))
+    far = [[0.0, 0.0, -100.0], [3000.0, 3000.0, 0.0]]
+    with pytest.warns(UserWarning, match=r"environment\.waves\.grid"):
+        _, grid = W.build_waves(sec, G, None, 0.0, far)
+    assert grid.shape == (1,)
+    sec.grid = dict(tolerance=0.01)
+    with pytest.raises(ValueError, match=r"environment\.waves\.grid"):
+        W.build_waves(sec, G, None, 0.0, far)

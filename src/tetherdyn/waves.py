@@ -47,6 +47,7 @@ All lengths in m, times in s, angles in rad inside the arrays (degrees only in c
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -425,6 +426,12 @@ def build_grid(table: np.ndarray, opts: dict, stretch: int, depth: float | None,
     z0 = -below * dz
     n = table.shape[0]
     size = na * nb * (ETA_SLOT * 2 + nz * FIELD_SLOT * 2) + nz * n * 2
+    if size > GRID_MAX_SIZE and not opts:
+        warnings.warn(f"environment.waves.grid: the automatic grid would take "
+                      f"{size * 8 / 2**20:.0f} MiB over the line's region; the kinematics are "
+                      f"summed directly instead (slower). Give grid.tolerance, grid.spacing "
+                      f"or grid.x/y/z to use a grid.", stacklevel=3)
+        return np.zeros(1)
     if size > GRID_MAX_SIZE:
         raise ValueError(f"environment.waves.grid: {size * 8 / 2**20:.0f} MiB of precomputed "
                          f"kinematics (spacing {dh:.3g} m x {dz:.3g} m over the line's region "
