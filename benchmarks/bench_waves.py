@@ -151,7 +151,7 @@ def main(argv=None) -> None:
     duration = 10.0 if args.quick else 60.0
     load0 = os.getloadavg()[0]
     calm_duration = 5.0 if args.quick else 20.0
-    calm_step_ns(0.01)  # compile
+    calm_step_ns(0.2)  # compile
     # best of three, the calm step and the grid runs interleaved (the machine's load varies)
     calm, gridded = math.inf, dict.fromkeys(SEAS, math.inf)
     for _ in range(3):
