@@ -638,10 +638,10 @@ def _fill_field_cell(waves, grid, ia, ib, nbc, iz, j):
                         grid[base] = js
 
 
-# The hot path below calls no compiled function with array arguments: such a call cost
-# 25-60 ns per point here even in a branch never taken (measured against a trivial kernel),
-# so the fills and the direct sums live behind one call in the slow path. Conditions are
-# joined with & and | (no short-circuit branches).
+# Helpers of the general (multidirectional) grid path and of the slow path; the
+# unidirectional fast path is written out in wave_kinematics. None of them calls a compiled
+# function with array arguments: such a call cost 25-60 ns per point here even in a branch
+# never taken (measured against a trivial kernel), so the fills live in _fill_*_cell.
 @inline_kernel
 def _locate(grid, x, y):
     """(ia, wa, ib, wb, corners across) of the horizontal cell holding (x, y) [m]; ia = -1
