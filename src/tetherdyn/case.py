@@ -875,6 +875,8 @@ def _format_validation_error(err: ValidationError) -> str:
             msg = f"must be > {e['ctx']['gt']:g}"
         elif e["type"] == "greater_than_equal":
             msg = f"must be >= {e['ctx']['ge']:g}"
+        elif e["type"] == "less_than":
+            msg = f"must be < {e['ctx']['lt']:g}"
         elif e["type"] == "less_than_equal":
             msg = f"must be <= {e['ctx']['le']:g}"
         elif e["type"] == "literal_error":
