@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._jit import inline_kernel, kernel
-from ..hydro import element_drag
+from ..hydro import CROSS_FLOW, cross_flow_drag, element_drag
 from ..spline import (
     CLAMPED,
     FREE,
@@ -144,6 +144,16 @@ RUN_FIELDS = ("breaks0", "coeffs0", "breaks1", "coeffs1", "pos", "vel", "force",
 def _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, length, tension, tmp):
     """Element tensions and the tether's own nodal loads (no payload) into force [N]."""
     rho = scal[RHO]
+    cux = scal[UX]
+    cuy = scal[UY]
+    cuz = scal[UZ]
+    law = flags[DRAG_LAW]
+    cross_flow = law == CROSS_FLOW
+    diameter = scal[DIAMETER]
+    cdn = scal[CD_N]
+    cdt = scal[CD_T]
+    kn = 0.5 * rho * cdn * diameter  # cross-flow drag per metre and (m/s)^2 [kg/m^2]
+    kt = 0.5 * rho * cdt * math.pi * diameter
     for i in range(n):
         w = node[i, MASS] - rho * node[i, VOLUME]
         # weight and buoyancy of the half elements lumped here — seed 004 eqs. (2.13), (2.16)
@@ -173,17 +183,32 @@ def _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, length,
         strain_rate = (dvx * qx + dvy * qy + dvz * qz - L * inv_Lu * elem[e, LDOT]) * inv_Lu
         T = voigt_tension(flags, scal, strain, strain_rate)
         tension[e] = T
+        fx = T * qx
+        fy = T * qy
+        fz = T * qz
         if rho > 0.0:
             # drag at the element centre, half to each node — seed 004 eqs. (2.12), (2.16)
-            ux = 0.5 * (vel[e, 0] + vel[e + 1, 0]) - scal[UX]
-            uy = 0.5 * (vel[e, 1] + vel[e + 1, 1]) - scal[UY]
-            uz = 0.5 * (vel[e, 2] + vel[e + 1, 2]) - scal[UZ]
-            element_drag(flags[DRAG_LAW], rho, scal[DIAMETER], L, scal[CD_N], scal[CD_T],
-                         qx, qy, qz, ux, uy, uz, tmp)
-            for a in range(3):
-                force[e, a] += 0.5 * tmp[a]
-                force[e + 1, a] += 0.5 * tmp[a]
-        add_pair(force, e, e + 1, T * qx, T * qy, T * qz)
+            ux = 0.5 * (vel[e, 0] + vel[e + 1, 0]) - cux
+            uy = 0.5 * (vel[e, 1] + vel[e + 1, 1]) - cuy
+            uz = 0.5 * (vel[e, 2] + vel[e + 1, 2]) - cuz
+            if cross_flow:
+                hx, hy, hz = cross_flow_drag(kn * L, kt * L, qx, qy, qz, ux, uy, uz)
+            else:
+                element_drag(law, rho, diameter, L, cdn, cdt, qx, qy, qz, ux, uy, uz, tmp)
+                hx = tmp[0]
+                hy = tmp[1]
+                hz = tmp[2]
+            hx *= 0.5
+            hy *= 0.5
+            hz *= 0.5
+            force[e, 0] += hx + fx
+            force[e, 1] += hy + fy
+            force[e, 2] += hz + fz
+            force[e + 1, 0] += hx - fx
+            force[e + 1, 1] += hy - fy
+            force[e + 1, 2] += hz - fz
+        else:
+            add_pair(force, e, e + 1, fx, fy, fz)
 
 
 @inline_kernel
