@@ -27,7 +27,9 @@ A = math.pi * D * D / 4  # displaced area [m^2]
 RHO_W = 1025.0
 RHO_AIR = 1.225
 LEVEL = -3.33  # the water level below the fixed top: inside an element for n = 20, 100
-BED_Z = -20.0
+#: the seabed at z = 0 (water 20 m deep): a prescribed start's straight initial shape is
+#: laid from the origin (initial.initial_nodes), so the dragged line starts there
+BED_Z = 0.0
 
 #: the issue's criterion for the hanging line (validation row "surface crossing")
 HANGING_RTOL = 1e-3
@@ -123,9 +125,9 @@ def test_ancf2d_hanging_through_surface():
 # -- a line lying on a flat seabed ---------------------------------------------------------
 
 def lying_case(model: str, n: int) -> dict:
-    """A straight line along +x lying on a flat seabed 20 m down, fully submerged."""
+    """A straight line along +x lying on a flat seabed under 20 m of water."""
     case = hanging_case(model, n)
-    case["environment"] = dict(fluid_density=RHO_W, water_level=0.0,
+    case["environment"] = dict(fluid_density=RHO_W, water_level=BED_Z + 20.0,
                                seabed=dict(z=BED_Z, stiffness=3.0e6, damping=3.0e5))
     case["start"] = dict(type="fixed", position=[0.0, 0.0, BED_Z])
     case["initial"] = dict(shape="straight", direction=[1.0, 0.0, 0.0])
@@ -151,6 +153,33 @@ def test_chain_lying_on_seabed_carries_its_wet_weight(model):
     assert fz[-1] == pytest.approx(0.5 * w_water() * le, rel=1e-3)
     assert -float(last.start_force.sel(axis="z")) == pytest.approx(0.5 * w_water() * le,
                                                                    rel=1e-3)
+
+
+@pytest.mark.parametrize("model", ["rigid_links", "rod_chain"])
+def test_chain_dragged_along_seabed_feels_coulomb_friction(model):
+    """A drone's tether dragged on the ground: the root pulls the chain along the bed at a
+    steady 0.1 m/s (no drag), every grounded joint slides, and the pull is the Coulomb
+    friction mu times the wet weight on the ground (the joints carry all but half of the
+    first element), within the issue's 1 %."""
+    n, mu, speed = 10, 0.5, 0.1
+    case = lying_case(model, n)
+    case["tether"].update(cd_normal=0.0, cd_tangential=0.0)
+    case["environment"]["seabed"]["friction"] = dict(axial=mu, lateral=mu)
+    case["start"] = dict(type="prescribed", trajectory=dict(
+        t=[0.0, 100.0], x=[0.0, 100.0 * speed], y=[0.0, 0.0], z=[BED_Z, BED_Z]))
+    case["initial"] = dict(shape="straight", direction=[-1.0, 0.0, 0.0],
+                           velocity=[speed, 0.0, 0.0])
+    if model == "rod_chain":  # damp the axial wave the start of the pull sends down the rods
+        case["tether"]["axial_damping"] = 2.0e4
+        case["solver"].update(dt=5e-6)
+    ds = simulate(case, progress=False)
+    last = ds.isel(time=-1)
+    le = L / n
+    pull = -float(last.start_force.sel(axis="x"))
+    assert pull == pytest.approx(mu * w_water() * (L - 0.5 * le), rel=1e-2)
+    fx = last.seabed_force.sel(axis="x").values
+    np.testing.assert_allclose(fx[1:-1], -mu * w_water() * le, rtol=1e-2)
+    np.testing.assert_allclose(last.velocity.sel(axis="x"), speed, rtol=1e-3)
 
 
 def test_ancf2d_free_cable_lying_on_seabed_carries_its_wet_weight():

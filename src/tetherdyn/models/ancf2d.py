@@ -51,9 +51,11 @@ from .sea_loads import (
     TIP_MASS,
     TIP_VOLUME,
     hydrostatic_potential,
+    replay_samples,
     sea_end_load,
     sea_node_outputs,
     sea_tip_table,
+    seabed_critical_step,
 )
 from .supports import COMMON_TETHER_KEYS, Option, Supports
 
@@ -918,9 +920,8 @@ class Ancf2d(Formulation):
         f1 = np.empty((k, 3))
         ke = np.empty(k)
         pe = np.empty(k)
-        diagnostics(np.ascontiguousarray(times, dtype=float), Y,
-                    self.data if data is None else data, np.empty(Y.shape[1]), tension, f0, f1,
-                    ke, pe)
+        replay_samples(self.data if data is None else data, times, Y, diagnostics, remesh,
+                       (tension, f0, f1, ke, pe))
         pos, vel, slope = self.node_states(Y)
         norm = np.linalg.norm(slope, axis=2, keepdims=True)
         tangent = np.divide(slope, norm, out=np.tile([1.0, 0.0, 0.0], slope.shape[:2] + (1,)),
@@ -957,6 +958,19 @@ class Ancf2d(Formulation):
         return float(self.data.energy[E_AXIAL]), float(self.data.energy[E_BENDING])
 
     def critical_time_step(self) -> tuple[float, int, float]:
+        """Largest stable RK4 step [s], what limits it (element or node index) and its
+        frequency [rad/s]: the structure's bound (:meth:`structure_critical_step`) or,
+        with a seabed, a grounded node's contact (sea_loads.seabed_critical_step) where
+        that is smaller."""
+        best = self.structure_critical_step()
+        mass = np.full(self.n_elements, self.case.tether.linear_mass * self.case.tether.length
+                       / self.n_elements)
+        held = self.held.reshape(self.n_nodes, 4)[:, 0] != 0
+        bed = seabed_critical_step(self.data.sea_par, np.diff(self.arc_length), mass,
+                                   self.case.tether.diameter, held)
+        return bed if bed[0] < best[0] else best
+
+    def structure_critical_step(self) -> tuple[float, int, float]:
         """Largest stable RK4 step [s], the limiting element and its frequency [rad/s].
 
         The fastest axial and bending modes of one free, straight, unstretched element

@@ -50,9 +50,11 @@ from .sea_loads import (
     TIP_MASS,
     TIP_VOLUME,
     hydrostatic_potential,
+    replay_samples,
     sea_end_load,
     sea_node_outputs,
     sea_tip_table,
+    seabed_critical_step,
 )
 from .supports import COMMON_TETHER_KEYS, Option, Supports
 
@@ -628,9 +630,8 @@ class RigidLinks(Formulation):
         f1 = np.empty((k, 3))
         ke = np.empty(k)
         pe = np.empty(k)
-        diagnostics(np.ascontiguousarray(times, dtype=float), np.ascontiguousarray(Y),
-                    self.data if data is None else data, np.empty(Y.shape[1]), pos, vel,
-                    tension, f0, f1, ke, pe)
+        replay_samples(self.data if data is None else data, times, Y, diagnostics, remesh,
+                       (pos, vel, tension, f0, f1, ke, pe))
         return dict(position=pos, velocity=vel, tension=tension, start_force=f0, end_force=f1,
                     kinetic_energy=ke, potential_energy=pe,
                     **self._sea_outputs(times, pos, vel, data))
@@ -670,6 +671,18 @@ class RigidLinks(Formulation):
         return dydt[4 * N:].reshape(N, 2).copy(), self.data.joint_acc.copy()
 
     def critical_time_step(self) -> tuple[float, int, float]:
+        """Largest stable RK4 step [s], what limits it (element or node index) and its
+        frequency [rad/s]: the structure's bound (:meth:`structure_critical_step`) or,
+        with a seabed, a grounded node's contact (sea_loads.seabed_critical_step) where
+        that is smaller."""
+        best = self.structure_critical_step()
+        mass = self.data.link[:, MASS]
+        held = np.arange(self.n_nodes) == 0
+        bed = seabed_critical_step(self.data.sea_par, np.diff(self.arc_length), mass,
+                                   self.case.tether.diameter, held)
+        return bed if bed[0] < best[0] else best
+
+    def structure_critical_step(self) -> tuple[float, int, float]:
         """Largest stable RK4 step [s], the limiting link and its frequency [rad/s].
 
         Rigid links have no axial mode; the fastest is the zig-zag bending mode of the most

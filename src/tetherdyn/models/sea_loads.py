@@ -19,6 +19,7 @@ buoyancy, drag and fluid-inertia force follow the medium at the end.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -27,9 +28,11 @@ from .._jit import inline_kernel
 from ..boundary import free_end_load
 from ..sea import (
     BED,
+    C_BOT,
     ELEMENT_OUT,
     HAS_SURFACE,
     HAS_WAVES,
+    K_BOT,
     RHO_AIR,
     RHO_WATER,
     SEA_FIELDS,
@@ -38,9 +41,11 @@ from ..sea import (
     node_contact_geometry,
     sea_results,
 )
+from .base import rk4_critical_step
 
 __all__ = ["SEA_WORK", "SW_BED", "SW_TAN", "TIP_MASS", "TIP_VOLUME", "TIP_CA", "TIP_FIELDS",
-           "sea_tip_table", "sea_end_load", "hydrostatic_potential", "sea_node_outputs"]
+           "sea_tip_table", "sea_end_load", "hydrostatic_potential", "sea_node_outputs",
+           "seabed_critical_step", "replay_samples"]
 
 #: a formulation's sea work array: element_fluid's out (ELEMENT_OUT entries; fluid_at uses
 #: the first 8), then a seabed force (SW_BED, 3) and a contact tangent (SW_TAN, 3)
@@ -136,3 +141,55 @@ def sea_node_outputs(data: Any, times: np.ndarray, pos: np.ndarray, vel: np.ndar
                          {"units": "N", "long_name": "seabed contact and friction force on "
                           "the node"}),
     }
+
+
+def seabed_critical_step(par: np.ndarray, length0: np.ndarray, element_mass: np.ndarray,
+                         diameter: float, held: np.ndarray) -> tuple[float, int, float]:
+    """Largest stable RK4 step [s] of a grounded node on the seabed's contact spring and
+    damper alone, the node that limits it, and its ω [rad/s]; (inf, 0, 0) without a seabed.
+
+    Node i has contact length ℓ_i (half of each adjacent unstretched element ``length0``
+    [m]), k = kBot d ℓ_i and c = cBot d ℓ_i (sea.seabed_force) on the mass m_i, a third
+    of each adjacent element's ``element_mass`` [kg] — the end mass of a rigid or
+    uniformly stretching rod about its other end (I/l² = m/3; the consistent mass's
+    rows are no lighter than this, so the bound is on the safe side): ω = √(k/m),
+    ζ = c / (2 m ω). ``held`` (n,) bool: nodes never in contact."""
+    if par[BED] == 0.0:
+        return math.inf, 0, 0.0
+    contact = np.zeros(length0.size + 1)
+    contact[:-1] += 0.5 * length0
+    contact[1:] += 0.5 * length0
+    mass = np.zeros_like(contact)
+    mass[:-1] += element_mass / 3.0
+    mass[1:] += element_mass / 3.0
+    best = (math.inf, 0, 0.0)
+    for i in range(contact.size):
+        if held[i]:
+            continue
+        k = par[K_BOT] * diameter * contact[i]
+        c = par[C_BOT] * diameter * contact[i]
+        omega = math.sqrt(k / mass[i])
+        dt = rk4_critical_step(omega, c / (2.0 * mass[i] * omega))
+        if dt < best[0]:
+            best = (dt, i, omega)
+    return best
+
+
+def replay_samples(data: Any, times: np.ndarray, Y: np.ndarray, diagnose: Any, remesh: Any,
+                   outs: tuple[np.ndarray, ...]) -> None:
+    """Run a formulation's compiled ``diagnose(times, Y, data, work, *outs)`` over output
+    samples. With a seabed the friction anchors a run ends with are not those of its
+    earlier samples, so each sample is diagnosed with anchors replayed from none, as
+    sea.sea_results replays them (the same update rule, the formulation's ``remesh``
+    kernel, after each sample), on a copy: the run's own anchors stay as they are.
+    ``outs``: the output arrays, indexed by sample along their first axis."""
+    times = np.ascontiguousarray(times, dtype=float)
+    Y = np.ascontiguousarray(Y, dtype=float)
+    work = np.empty(Y.shape[1])
+    if data.sea_par[BED] == 0.0:
+        diagnose(times, Y, data, work, *outs)
+        return
+    d = data._replace(sea_anchor=np.zeros_like(data.sea_anchor))
+    for k in range(times.size):
+        diagnose(times[k:k + 1], Y[k:k + 1], d, work, *(a[k:k + 1] for a in outs))
+        remesh(times[k], Y[k], d)
