@@ -701,3 +701,15 @@ def test_sea_keys_fill_defaults(small_case, tmp_path):
                            "seabed": {"z": -48.0}, "waves": dict(AIRY)}
     assert load_case(flat).environment.wave_depth == 50.0
     assert load_case(small_case()).environment.uniform_current == (0.0, 0.0, 0.0)
+
+
+def test_wave_grid_that_misses_the_line_is_rejected(small_case):
+    """A user's wave grid range must cover the line's initial nodes (the small case hangs
+    from the origin down z over its length)."""
+    case = small_case()
+    case["environment"] = {"fluid_density": 1025.0, "water_level": 0.0,
+                           "waves": {**AIRY, "grid": {"z": [-0.1, 1.0]}}}
+    msg = _rejects(case, "environment.waves.grid.z")
+    assert "node" in msg
+    case["environment"]["waves"]["grid"] = {"z": [-1000.0, 1.0], "x": [-5.0, 5.0]}
+    load_case(case)
