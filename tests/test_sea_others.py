@@ -122,6 +122,45 @@ def test_ancf2d_hanging_through_surface():
     assert abs(-out[0, 2] - hanging_top_force()) <= bound * (1 + 1e-6) + 1e-6
 
 
+@pytest.mark.parametrize("level", [-9.5, -10.5], ids=["body in water", "body in air"])
+@pytest.mark.parametrize("model", ["rigid_links", "ancf2d"])
+def test_free_end_body_weighs_in_its_medium(model, level):
+    """A body at the free end (5 kg, 2 L) weighs (m - rho V) g in the medium it is in: the
+    top force is the line's closed form plus that, for the tip below and above the water."""
+    mass, volume = 5.0, 0.002
+    case = hanging_case(model, 20 if model == "rigid_links" else 100,
+                        end=dict(type="free", mass=mass, volume=volume))
+    case["environment"]["water_level"] = level
+    rho = RHO_W if level > -L else RHO_AIR
+    expected = hanging_top_force(level) + (mass - rho * volume) * G
+    if model == "rigid_links":
+        ds = simulate(case, progress=False)
+        top = -float(ds.start_force.isel(time=-1).sel(axis="z"))
+    else:
+        eq = equilibrium(load_case(case), tol=1e-5)
+        assert eq.converged
+        out = np.zeros((2, 3))
+        eq.model.end_forces(0.0, eq.y, out)
+        top = -out[0, 2]
+    assert top == pytest.approx(expected, rel=HANGING_RTOL)
+
+
+def test_surface_elevation_at_the_joints_is_airy():
+    """Regular waves: the results' surface_elevation at each joint is the Airy elevation
+    H/2 cos(k x - w t) at the joint's x (deep water: k = w^2 / g), 1e-6 m."""
+    H, T = 2.0, 8.0
+    case = hanging_case("rigid_links", 10)
+    case["environment"] = dict(fluid_density=RHO_W, water_level=LEVEL,
+                               waves=dict(type="airy", height=H, period=T),
+                               seabed=dict(z=LEVEL - 200.0))
+    case["solver"] = dict(method="rk4", dt=1e-3, duration=0.5, output_interval=0.1)
+    ds = simulate(case, progress=False)
+    omega = 2 * math.pi / T
+    x = ds.position.sel(axis="x").values
+    eta = 0.5 * H * np.cos(omega**2 / G * x - omega * ds.time.values[:, None])
+    np.testing.assert_allclose(ds.surface_elevation.values, eta, atol=1e-6)
+
+
 # -- a line lying on a flat seabed ---------------------------------------------------------
 
 def lying_case(model: str, n: int) -> dict:
