@@ -40,7 +40,6 @@ from ..sea import (
     SEA_FIELDS,
     SEA_RUN_FIELDS,
     fluid_at,
-    sea_arrays,
     seabed_force,
     update_anchor,
 )
@@ -51,6 +50,7 @@ from .sea_loads import (
     TIP_MASS,
     TIP_VOLUME,
     hydrostatic_potential,
+    model_sea_arrays,
     replay_samples,
     sea_end_load,
     sea_node_outputs,
@@ -862,7 +862,7 @@ class Ancf2d(Formulation):
             q=np.zeros(nq), qd=np.zeros(nq), force=np.zeros(nq), acc=np.zeros(nq),
             hacc=np.zeros(nq), motion=np.zeros((2, 3, 3)), tmp=np.zeros(8),
             energy=np.zeros(2),
-            **sea_arrays(env, initial_nodes(case, self.arc_length)[0], n), sea_scal=sea_scal,
+            **model_sea_arrays(case, self.arc_length), sea_scal=sea_scal,
             grav_dry=grav_dry, sea_tip=np.stack([sea_tip_table(e) for e in ends]),
             sea_work=np.zeros(SEA_WORK),
         )

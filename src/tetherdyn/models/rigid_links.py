@@ -38,7 +38,6 @@ from ..sea import (
     SEA_FIELDS,
     SEA_RUN_FIELDS,
     element_fluid,
-    sea_arrays,
     seabed_force,
     update_anchor,
 )
@@ -50,6 +49,7 @@ from .sea_loads import (
     TIP_MASS,
     TIP_VOLUME,
     hydrostatic_potential,
+    model_sea_arrays,
     replay_samples,
     sea_end_load,
     sea_node_outputs,
@@ -588,7 +588,7 @@ class RigidLinks(Formulation):
             joint_pos=np.zeros((N + 1, 3)), joint_vel=np.zeros((N + 1, 3)),
             joint_acc=np.zeros((N + 1, 3)), force=np.zeros((N, 3)), torque=np.zeros((N, 3)),
             art=np.zeros((N, 11)), motion=np.zeros((3, 3)), tmp=np.zeros(6),
-            **sea_arrays(env, initial_nodes(case, self.arc_length)[0], N + 1),
+            **model_sea_arrays(case, self.arc_length),
             sea_tip=sea_tip_table(end), sea_work=np.zeros(SEA_WORK),
         )
 

@@ -38,7 +38,6 @@ from ..sea import (
     SEA_FIELDS,
     SEA_RUN_FIELDS,
     element_fluid,
-    sea_arrays,
     seabed_force,
     update_anchor,
 )
@@ -50,6 +49,7 @@ from .sea_loads import (
     TIP_MASS,
     TIP_VOLUME,
     hydrostatic_potential,
+    model_sea_arrays,
     replay_samples,
     sea_end_load,
     sea_node_outputs,
@@ -605,7 +605,7 @@ class RodChain(Formulation):
             motion=motion, force=np.zeros((n, 3)), star=np.zeros((n, 3)),
             lam=np.zeros((n + 1, 3)), length=np.zeros(n), tension=np.zeros(n),
             tip=np.zeros(6),
-            **sea_arrays(env, initial_nodes(case, self.arc_length)[0], n + 1),
+            **model_sea_arrays(case, self.arc_length),
             sea_tip=sea_tip_table(end), sea_work=np.zeros(SEA_WORK),
         )
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from .._jit import inline_kernel
 from ..boundary import free_end_load
+from ..initial import initial_nodes
 from ..sea import (
     BED,
     C_BOT,
@@ -39,13 +40,14 @@ from ..sea import (
     WATER_LEVEL,
     fluid_at,
     node_contact_geometry,
+    sea_arrays,
     sea_results,
 )
 from .base import rk4_critical_step
 
 __all__ = ["SEA_WORK", "SW_BED", "SW_TAN", "TIP_MASS", "TIP_VOLUME", "TIP_CA", "TIP_FIELDS",
            "sea_tip_table", "sea_end_load", "hydrostatic_potential", "sea_node_outputs",
-           "seabed_critical_step", "replay_samples"]
+           "seabed_critical_step", "replay_samples", "model_sea_arrays"]
 
 #: a formulation's sea work array: element_fluid's out (ELEMENT_OUT entries; fluid_at uses
 #: the first 8), then a seabed force (SW_BED, 3) and a contact tangent (SW_TAN, 3)
@@ -193,3 +195,15 @@ def replay_samples(data: Any, times: np.ndarray, Y: np.ndarray, diagnose: Any, r
     for k in range(times.size):
         diagnose(times[k:k + 1], Y[k:k + 1], d, work, *(a[k:k + 1] for a in outs))
         remesh(times[k], Y[k], d)
+
+
+def model_sea_arrays(case: Any, arc_length: np.ndarray) -> dict[str, np.ndarray]:
+    """sea.sea_arrays for a model whose nodes sit at ``arc_length`` [m] (one contact
+    point per node). The initial node positions are computed only where sea_arrays uses
+    them (the waves' precomputed grid covers the line), so a case without waves builds
+    exactly as before."""
+    env = case.environment
+    n = len(arc_length)
+    nodes = (initial_nodes(case, arc_length)[0] if getattr(env, "waves", None) is not None
+             else np.zeros((n, 3)))
+    return sea_arrays(env, nodes, n)
