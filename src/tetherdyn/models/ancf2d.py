@@ -34,7 +34,29 @@ from .._jit import inline_kernel, kernel
 from ..boundary import end_motion_at, fixed_point, free_end_load
 from ..hydro import CROSS_FLOW, element_drag
 from ..initial import initial_nodes
+from ..sea import (
+    BED,
+    SEA_ACTIVE,
+    SEA_FIELDS,
+    SEA_RUN_FIELDS,
+    fluid_at,
+    seabed_force,
+    update_anchor,
+)
 from .base import Formulation, rk4_critical_step
+from .sea_loads import (
+    SEA_WORK,
+    SW_BED,
+    TIP_MASS,
+    TIP_VOLUME,
+    hydrostatic_potential,
+    model_sea_arrays,
+    replay_samples,
+    sea_end_load,
+    sea_node_outputs,
+    sea_tip_table,
+    seabed_critical_step,
+)
 from .supports import COMMON_TETHER_KEYS, Option, Supports
 
 if TYPE_CHECKING:
@@ -53,7 +75,7 @@ PROJECTED_AREA = 100  # drag-law code of seed 003 eqs. (17)–(23) (cross_flow: 
 DRAG_CODES = {"projected_area": PROJECTED_AREA, "cross_flow": CROSS_FLOW}
 
 # packed parameter indices (module constants, frozen into the kernels)
-EA, CA, EI, CB, RHO, WIDTH, CD_N, CD_T, GX, GZ, UX, UZ, LE = range(13)  # scal
+EA, CA, EI, CB, RHO, WIDTH, CD_N, CD_T, GX, GZ, UX, UZ, LE, AREA = range(14)  # scal; AREA [m²]
 DRAG_LAW, HELD0, HELD1, CLAMP0, CLAMP1 = range(5)  # flags
 # ends columns (row 0 start, row 1 end); PAYLOAD: a free end body's inertial mass (mass +
 # added mass), WEIGHT: its weight mass (mass - rho V: the net weight over g)
@@ -69,11 +91,15 @@ Ancf2dData = namedtuple(
         "mband", "mband_tether", "chol", "breaks0", "coeffs0", "breaks1", "coeffs1",
         # work arrays (one model per run: never shared between runs)
         "q", "qd", "force", "acc", "hacc", "motion", "tmp", "energy",
+        # the sea (sea.py's arrays; docs/ancf2d.md "The sea"): scal without the fluid (its
+        # loads come from sea_force), the dry weight's consistent load, each end's body
+        # (sea_loads.py), work
+        *SEA_FIELDS, "sea_scal", "grav_dry", "sea_tip", "sea_work",
     ],
 )
 #: what a run mutates (models/base.py: Model and data): host schedules, work arrays
 RUN_FIELDS = ("breaks0", "coeffs0", "breaks1", "coeffs1", "q", "qd", "force", "acc", "hacc",
-              "motion", "tmp", "energy")
+              "motion", "tmp", "energy", *SEA_RUN_FIELDS, "sea_work")
 
 
 # -- shape functions and the constant matrices ---------------------------------------------
@@ -353,6 +379,118 @@ def _payload_load(t, ends, w, scal, vx, vz, out):
 
 
 @kernel
+def _sea_force(t, d):
+    """Add the sea's loads to the tether force d.force (docs/ancf2d.md "The sea"): at each
+    Gauss point the medium, flow and flow acceleration there (sea.fluid_at: wetted by
+    point) give buoyancy −ρ A_d ds g, Froude–Krylov ρ A_d ds a_f (no added mass: the
+    ANCF cable has none) and, with cross_flow, drag on the relative flow; with
+    projected_area, seed 003 eqs. (17)–(23) with the element's Gauss-weighted mean
+    density and flow. Each point load enters by the shape functions. Then seabed contact
+    and friction at the free nodes (sea.seabed_force)."""
+    n = d.n_nodes
+    scal, gauss, q, qd, F, sw, par = d.scal, d.gauss, d.q, d.qd, d.force, d.sea_work, d.sea_par
+    law = d.flags[DRAG_LAW]
+    gx, gz = scal[GX], scal[GZ]
+    le = scal[LE]
+    area = scal[AREA]
+    ng = gauss.shape[0]
+    for e in range(n - 1):
+        o = 4 * e
+        fx0 = fx1 = fx2 = fx3 = 0.0
+        fz0 = fz1 = fz2 = fz3 = 0.0
+        rho_m = 0.0  # Σ ρ ds, Σ u ds over the element (projected_area)
+        uxm = 0.0
+        uzm = 0.0
+        for g in range(ng):
+            s0, s1, s2, s3 = gauss[g, S0], gauss[g, S0 + 1], gauss[g, S0 + 2], gauss[g, S0 + 3]
+            d0, d1, d2, d3 = gauss[g, D0], gauss[g, D0 + 1], gauss[g, D0 + 2], gauss[g, D0 + 3]
+            wg = gauss[g, WGT]
+            x = s0 * q[o] + s1 * q[o + 2] + s2 * q[o + 4] + s3 * q[o + 6]
+            z = s0 * q[o + 1] + s1 * q[o + 3] + s2 * q[o + 5] + s3 * q[o + 7]
+            fluid_at(par, d.sea_current, d.sea_wind, d.sea_waves, d.sea_grid, t, x, 0.0, z, sw)
+            rho = sw[0]
+            vol = rho * area * wg  # displaced mass of the Gauss point's share [kg]
+            px = vol * (sw[4] - gx)  # buoyancy and Froude–Krylov
+            pz = vol * (sw[6] - gz)
+            if law == CROSS_FLOW:
+                rx = d0 * q[o] + d1 * q[o + 2] + d2 * q[o + 4] + d3 * q[o + 6]
+                rz = d0 * q[o + 1] + d1 * q[o + 3] + d2 * q[o + 5] + d3 * q[o + 7]
+                nrm = math.sqrt(rx * rx + rz * rz)
+                ux = s0 * qd[o] + s1 * qd[o + 2] + s2 * qd[o + 4] + s3 * qd[o + 6] - sw[1]
+                uz = s0 * qd[o + 1] + s1 * qd[o + 3] + s2 * qd[o + 5] + s3 * qd[o + 7] - sw[3]
+                element_drag(CROSS_FLOW, rho, scal[WIDTH], wg * nrm, scal[CD_N], scal[CD_T],
+                             rx / nrm, 0.0, rz / nrm, ux, 0.0, uz, d.tmp)
+                px += d.tmp[0]
+                pz += d.tmp[2]
+            else:
+                rho_m += rho * wg
+                uxm += sw[1] * wg
+                uzm += sw[3] * wg
+            fx0 += s0 * px
+            fx1 += s1 * px
+            fx2 += s2 * px
+            fx3 += s3 * px
+            fz0 += s0 * pz
+            fz1 += s1 * pz
+            fz2 += s2 * pz
+            fz3 += s3 * pz
+        if law == PROJECTED_AREA:
+            # seed 003 eqs. (17)–(23) as _tether_force, with the element's mean medium/flow
+            rho = rho_m / le
+            ux = 0.5 * (qd[o] + qd[o + 4]) - uxm / le  # eq. (20)
+            uz = 0.5 * (qd[o + 1] + qd[o + 5]) - uzm / le  # eq. (21)
+            area_x = abs(q[o] - q[o + 4]) * scal[WIDTH]  # eq. (22)
+            area_z = abs(q[o + 1] - q[o + 5]) * scal[WIDTH]  # eq. (23)
+            qx = -0.5 * rho * scal[CD_N] * area_z * abs(ux) * ux  # eq. (18)
+            qz = -0.5 * rho * scal[CD_N] * area_x * abs(uz) * uz  # eq. (19)
+            h = le / 12.0
+            fx0 += 0.5 * qx
+            fx1 += h * qx
+            fx2 += 0.5 * qx
+            fx3 -= h * qx
+            fz0 += 0.5 * qz
+            fz1 += h * qz
+            fz2 += 0.5 * qz
+            fz3 -= h * qz
+        F[o] += fx0
+        F[o + 2] += fx1
+        F[o + 4] += fx2
+        F[o + 6] += fx3
+        F[o + 1] += fz0
+        F[o + 3] += fz1
+        F[o + 5] += fz2
+        F[o + 7] += fz3
+    if par[BED] == 0.0:
+        return
+    for i in range(n):
+        b = 4 * i
+        if d.held[b] != 0:
+            continue
+        tx, tz = _unit_slope(q[b + 2], q[b + 3])
+        seabed_force(par, d.sea_bed, d.sea_bed_axes, d.sea_anchor, i, q[b], 0.0, q[b + 1],
+                     qd[b], 0.0, qd[b + 1], tx, 0.0, tz, _node_share(i, n, le),
+                     scal[WIDTH], sw[SW_BED:SW_BED + 3])
+        F[b] += sw[SW_BED]
+        F[b + 1] += sw[SW_BED + 2]
+
+
+@inline_kernel
+def _unit_slope(sx, sz):
+    """The unit tangent (x, z) along a nodal slope vector r' (x along an untensioned
+    zero slope)."""
+    nrm = math.sqrt(sx * sx + sz * sz)
+    if nrm > 0.0:
+        return sx / nrm, sz / nrm
+    return 1.0, 0.0
+
+
+@inline_kernel
+def _node_share(i, n, le):
+    """A node's share of line [m] for the seabed contact: half of each adjacent element."""
+    return 0.5 * le if i == 0 or i == n - 1 else le
+
+
+@kernel
 def _total_force(t, y, d):
     """State into d.q / d.qd / d.hacc and the whole generalized force into d.acc (tether
     force also left in d.force)."""
@@ -360,14 +498,29 @@ def _total_force(t, y, d):
     flags, tmp = d.flags, d.tmp
     _load_state(t, y, nq, flags, d.clamp, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1,
                 d.motion, d.q, d.qd, d.hacc)
-    _tether_force(n, flags, d.scal, d.gauss, d.grav, d.q, d.qd, d.force, tmp, d.energy)
+    sea = d.sea_par[SEA_ACTIVE] != 0.0
+    if sea:
+        # dry weight and no calm-fluid loads here: the sea's come from _sea_force
+        _tether_force(n, flags, d.sea_scal, d.gauss, d.grav_dry, d.q, d.qd, d.force, tmp,
+                      d.energy)
+        _sea_force(t, d)
+    else:
+        _tether_force(n, flags, d.scal, d.gauss, d.grav, d.q, d.qd, d.force, tmp, d.energy)
     b = d.acc
     for i in range(nq):
         b[i] = d.force[i]
     for w in range(2):
         if not flags[HELD0 + w]:
             base = 0 if w == 0 else nq - 4
-            _payload_load(t, d.ends, w, d.scal, d.qd[base], d.qd[base + 1], tmp[4:7])
+            if sea:
+                sc = d.scal
+                sea_end_load(d.sea_par, d.sea_current, d.sea_wind, d.sea_waves, d.sea_grid, t,
+                             d.sea_tip[w], d.ends[w, RAMP], d.ends[w, FX], 0.0, d.ends[w, FZ],
+                             d.ends[w, DRAG_AREA], sc[GX], 0.0, sc[GZ], d.q[base], 0.0,
+                             d.q[base + 1], d.qd[base], 0.0, d.qd[base + 1], d.sea_work,
+                             tmp[4:7])
+            else:
+                _payload_load(t, d.ends, w, d.scal, d.qd[base], d.qd[base + 1], tmp[4:7])
             b[base] += tmp[4]
             b[base + 1] += tmp[6]
 
@@ -502,16 +655,62 @@ def diagnostics(times, Y, d, dydt, tension, start_force, end_force, kinetic, pot
         ke = 0.0
         for i in range(nq):
             ke += 0.5 * qd[i] * _band_row(d.mband, i, qd)
-        # gravity (with buoyancy) is linear in q: V = −grav·q; payloads −m g·r
+        # gravity (with buoyancy) is linear in q: V = −grav·q; payloads −m g·r. In the sea:
+        # dry weights, buoyancy by the hydrostatic potential (_sea_potential)
+        sea = d.sea_par[SEA_ACTIVE] != 0.0
+        grav = d.grav_dry if sea else d.grav
         pe = d.energy[E_AXIAL] + d.energy[E_BENDING]
         for i in range(nq):
-            pe -= d.grav[i] * q[i]
+            pe -= grav[i] * q[i]
+        if sea:
+            pe += _sea_potential(d)
         for w in range(2):
             base = 0 if w == 0 else nq - 4
-            m = d.ends[w, WEIGHT]
+            m = d.sea_tip[w, TIP_MASS] if sea else d.ends[w, WEIGHT]
             pe -= m * (scal[GX] * q[base] + scal[GZ] * q[base + 1])
         kinetic[j] = ke
         potential[j] = pe
+
+
+@kernel
+def _sea_potential(d):
+    """The buoyancy part of the potential energy in the sea [J]: −|g| A_d Σ w_g I(z_g) over
+    the Gauss points (I: sea_loads.hydrostatic_potential), and −|g| V I(z) of a free
+    end's body (d.q holds the state)."""
+    scal, gauss, q = d.scal, d.gauss, d.q
+    g_abs = math.sqrt(scal[GX] ** 2 + scal[GZ] ** 2)
+    pe = 0.0
+    for e in range(d.n_nodes - 1):
+        o = 4 * e
+        for g in range(gauss.shape[0]):
+            z = (gauss[g, S0] * q[o + 1] + gauss[g, S0 + 1] * q[o + 3]
+                 + gauss[g, S0 + 2] * q[o + 5] + gauss[g, S0 + 3] * q[o + 7])
+            pe -= g_abs * scal[AREA] * gauss[g, WGT] * hydrostatic_potential(d.sea_par, z)
+    for w in range(2):
+        if not d.flags[HELD0 + w]:
+            base = 0 if w == 0 else d.n_q - 4
+            pe -= g_abs * d.sea_tip[w, TIP_VOLUME] * hydrostatic_potential(d.sea_par,
+                                                                           q[base + 1])
+    return pe
+
+
+@kernel
+def remesh(t, y, d):
+    """After each accepted step: the seabed's friction anchors follow the free nodes
+    (sea.update_anchor). The layout never changes: returns 0."""
+    par = d.sea_par
+    if par[SEA_ACTIVE] == 0.0 or par[BED] == 0.0:
+        return 0
+    n = d.n_nodes
+    le = d.scal[LE]
+    for i in range(n):
+        b = 4 * i
+        if d.held[b] != 0:
+            continue
+        tx, tz = _unit_slope(y[b + 2], y[b + 3])
+        update_anchor(par, d.sea_bed, d.sea_bed_axes, d.sea_anchor, i, y[b], 0.0, y[b + 1],
+                      tx, 0.0, tz, _node_share(i, n, le), d.scal[WIDTH])
+    return 0
 
 
 # -- the formulation ------------------------------------------------------------------------
@@ -565,6 +764,7 @@ class Ancf2d(Formulation):
     rhs = staticmethod(rhs)
     enforce = staticmethod(enforce)
     check = staticmethod(check)
+    remesh = staticmethod(remesh)
     run_fields = RUN_FIELDS
     force = staticmethod(force)
     mass = staticmethod(mass)
@@ -593,11 +793,16 @@ class Ancf2d(Formulation):
             c_axial, c_bending = t.axial_damping, t.bending_damping
         self.axial_damping = c_axial
         self.bending_damping = c_bending
-        scal = np.zeros(13)
-        scal[[EA, CA, EI, CB, RHO, WIDTH, CD_N, CD_T, LE]] = (
-            t.EA, c_axial, t.EI, c_bending, rho, t.diameter, t.cd_normal, t.cd_tangential, le)
+        scal = np.zeros(14)
+        scal[[EA, CA, EI, CB, RHO, WIDTH, CD_N, CD_T, LE, AREA]] = (
+            t.EA, c_axial, t.EI, c_bending, rho, t.diameter, t.cd_normal, t.cd_tangential, le,
+            t.displaced)
         scal[[GX, GZ]] = env.gravity[0], env.gravity[2]
-        scal[[UX, UZ]] = env.current[0], env.current[2]
+        # a current profile (table, power law) is sea.py's (sea_current); scal's stays 0
+        current = env.uniform_current or (0.0, 0.0, 0.0)
+        scal[[UX, UZ]] = current[0], current[2]
+        sea_scal = scal.copy()
+        sea_scal[RHO] = 0.0  # in the sea the fluid's loads are _sea_force's
         ends = (case.start, case.end)
         held_flags = [e.type != "free" for e in ends]
         clamp_flags = [e.type != "free" and e.clamp is not None for e in ends]
@@ -641,11 +846,13 @@ class Ancf2d(Formulation):
         # gravity and buoyancy as the consistent load, seed 003 eq. (11)
         wet = rho_a - rho * t.displaced  # [kg/m]
         grav = np.zeros(nq)
-        vec = np.array([0.5, le / 12.0, 0.5, -le / 12.0]) * le * wet
+        grav_dry = np.zeros(nq)  # in the sea: the weight alone (buoyancy: _sea_force)
+        shape = np.array([0.5, le / 12.0, 0.5, -le / 12.0]) * le
         for e in range(N):
             for axis, g in ((0, env.gravity[0]), (1, env.gravity[2])):
                 idx = [4 * e + axis, 4 * e + 2 + axis, 4 * e + 4 + axis, 4 * e + 6 + axis]
-                grav[idx] += vec * g
+                grav[idx] += shape * wet * g
+                grav_dry[idx] += shape * rho_a * g
         m0, m1 = (case.end_motion(w) or fixed_point((0.0, 0.0, 0.0)) for w in ("start", "end"))
         self.data = Ancf2dData(
             n_nodes=n, n_q=nq, flags=flags, scal=scal, gauss=gauss_table(le),
@@ -655,6 +862,9 @@ class Ancf2d(Formulation):
             q=np.zeros(nq), qd=np.zeros(nq), force=np.zeros(nq), acc=np.zeros(nq),
             hacc=np.zeros(nq), motion=np.zeros((2, 3, 3)), tmp=np.zeros(8),
             energy=np.zeros(2),
+            **model_sea_arrays(case, self.arc_length), sea_scal=sea_scal,
+            grav_dry=grav_dry, sea_tip=np.stack([sea_tip_table(e) for e in ends]),
+            sea_work=np.zeros(SEA_WORK),
         )
         self.held = held
 
@@ -710,14 +920,20 @@ class Ancf2d(Formulation):
         f1 = np.empty((k, 3))
         ke = np.empty(k)
         pe = np.empty(k)
-        diagnostics(np.ascontiguousarray(times, dtype=float), Y,
-                    self.data if data is None else data, np.empty(Y.shape[1]), tension, f0, f1,
-                    ke, pe)
+        replay_samples(self.data if data is None else data, times, Y, diagnostics, remesh,
+                       (tension, f0, f1, ke, pe))
         pos, vel, slope = self.node_states(Y)
+        norm = np.linalg.norm(slope, axis=2, keepdims=True)
+        tangent = np.divide(slope, norm, out=np.tile([1.0, 0.0, 0.0], slope.shape[:2] + (1,)),
+                            where=norm > 0)
+        held = self.held.reshape(self.n_nodes, 4)[:, 0] != 0
+        sea = sea_node_outputs(self.data if data is None else data, times, pos, vel,
+                               np.diff(self.arc_length), self.case.tether.diameter, held,
+                               tangent)
         return dict(position=pos, velocity=vel, tension=tension, start_force=f0,
                     end_force=f1, kinetic_energy=ke, potential_energy=pe,
                     slope=(("time", "node", "axis"), slope,
-                           {"units": "1", "long_name": "nodal slope vector dr/ds"}))
+                           {"units": "1", "long_name": "nodal slope vector dr/ds"}), **sea)
 
     def end_forces(self, t: float, y: np.ndarray, out: np.ndarray,
                    data: tuple | None = None) -> None:
@@ -742,6 +958,19 @@ class Ancf2d(Formulation):
         return float(self.data.energy[E_AXIAL]), float(self.data.energy[E_BENDING])
 
     def critical_time_step(self) -> tuple[float, int, float]:
+        """Largest stable RK4 step [s], what limits it (element or node index) and its
+        frequency [rad/s]: the structure's bound (:meth:`structure_critical_step`) or,
+        with a seabed, a grounded node's contact (sea_loads.seabed_critical_step) where
+        that is smaller."""
+        best = self.structure_critical_step()
+        mass = np.full(self.n_elements, self.case.tether.linear_mass * self.case.tether.length
+                       / self.n_elements)
+        held = self.held.reshape(self.n_nodes, 4)[:, 0] != 0
+        bed = seabed_critical_step(self.data.sea_par, np.diff(self.arc_length), mass,
+                                   self.case.tether.diameter, held)
+        return bed if bed[0] < best[0] else best
+
+    def structure_critical_step(self) -> tuple[float, int, float]:
         """Largest stable RK4 step [s], the limiting element and its frequency [rad/s].
 
         The fastest axial and bending modes of one free, straight, unstretched element

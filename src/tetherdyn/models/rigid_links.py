@@ -32,7 +32,30 @@ from ..boundary import eval_motion, free_end_load
 from ..estimates import static_top_tension
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
+from ..sea import (
+    BED,
+    SEA_ACTIVE,
+    SEA_FIELDS,
+    SEA_RUN_FIELDS,
+    element_fluid,
+    seabed_force,
+    update_anchor,
+)
 from .base import Formulation, rk4_critical_step, uniform_elements
+from .sea_loads import (
+    SEA_WORK,
+    SW_BED,
+    SW_TAN,
+    TIP_MASS,
+    TIP_VOLUME,
+    hydrostatic_potential,
+    model_sea_arrays,
+    replay_samples,
+    sea_end_load,
+    sea_node_outputs,
+    sea_tip_table,
+    seabed_critical_step,
+)
 from .supports import COMMON_TETHER_KEYS, Option, Supports
 
 if TYPE_CHECKING:
@@ -41,7 +64,7 @@ if TYPE_CHECKING:
 #: |q|^2 outside (1 - this, 1 + this) after renormalisation means the state is corrupt
 QUATERNION_TOLERANCE = 0.5
 
-RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ = range(10)  # scal
+RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ, AREA = range(11)  # scal; AREA [m²]
 LENGTH, MASS, INERTIA, WET_MASS, JOINT_DAMPING = range(5)  # link columns
 # tip entries (free end); PAYLOAD: the body's inertial mass (mass + added mass), WEIGHT: its
 # weight mass (mass - rho V: the net weight over g)
@@ -56,11 +79,14 @@ RigidLinksData = namedtuple(
         # work arrays (one model per run)
         "e", "u", "v", "omega", "joint_pos", "joint_vel", "joint_acc", "force", "torque",
         "art", "motion", "tmp",
+        # the sea (sea.py's arrays; sea_tip: the free end's body; sea_work: work)
+        *SEA_FIELDS, "sea_tip", "sea_work",
     ],
 )
 #: what a run mutates (models/base.py: Model and data): the root's host schedule, work arrays
 RUN_FIELDS = ("breaks0", "coeffs0", "e", "u", "v", "omega", "joint_pos", "joint_vel",
-              "joint_acc", "force", "torque", "art", "motion", "tmp")
+              "joint_acc", "force", "torque", "art", "motion", "tmp", *SEA_RUN_FIELDS,
+              "sea_work")
 
 
 @inline_kernel
@@ -69,6 +95,95 @@ def _tip_load(t, tip, scal, vx, vy, vz, out):
     free_end_load(t, tip[RAMP], tip[FX], tip[FY], tip[FZ], tip[WEIGHT], tip[DRAG_AREA],
                   scal[RHO], scal[GX], scal[GY], scal[GZ], scal[UX], scal[UY], scal[UZ],
                   vx, vy, vz, out)
+
+
+@inline_kernel
+def _end_load(t, d, out):
+    """The free end's load [N] into out[0:3]: :func:`_tip_load`, or in the sea
+    sea_loads.sea_end_load with the medium and flow at the end joint."""
+    N = d.n_links
+    jv = d.joint_vel
+    if d.sea_par[SEA_ACTIVE] != 0.0:
+        tip, scal, jp = d.tip, d.scal, d.joint_pos
+        sea_end_load(d.sea_par, d.sea_current, d.sea_wind, d.sea_waves, d.sea_grid, t,
+                     d.sea_tip, tip[RAMP], tip[FX], tip[FY], tip[FZ], tip[DRAG_AREA],
+                     scal[GX], scal[GY], scal[GZ], jp[N, 0], jp[N, 1], jp[N, 2],
+                     jv[N, 0], jv[N, 1], jv[N, 2], d.sea_work, out)
+    else:
+        _tip_load(t, d.tip, d.scal, jv[N, 0], jv[N, 1], jv[N, 2], out)
+
+
+@inline_kernel
+def _joint_tangent(d, i):
+    """Unit tangent at joint i = 1 … N (mean of the adjacent links' axes) into
+    d.sea_work[SW_TAN:SW_TAN + 3]; returns the joint's share of line [m] (half of each
+    adjacent link)."""
+    N = d.n_links
+    e, sw = d.e, d.sea_work
+    tx, ty, tz = e[i - 1, 0], e[i - 1, 1], e[i - 1, 2]
+    share = 0.5 * d.link[i - 1, LENGTH]
+    if i < N:
+        tx += e[i, 0]
+        ty += e[i, 1]
+        tz += e[i, 2]
+        share += 0.5 * d.link[i, LENGTH]
+    nt = math.sqrt(tx * tx + ty * ty + tz * tz)
+    if nt > 0.0:
+        tx /= nt
+        ty /= nt
+        tz /= nt
+    sw[SW_TAN] = tx
+    sw[SW_TAN + 1] = ty
+    sw[SW_TAN + 2] = tz
+    return share
+
+
+@kernel
+def _sea_loads(t, d):
+    """The sea's loads on every link (docs/rigid_links.md "The sea"), after
+    :func:`_kinematics`: dry weight plus sea.element_fluid's forces at the link's two
+    joints (buoyancy per medium by wetted fraction, drag with the local flow,
+    Froude–Krylov; no added mass: the links carry none) as the resultant at the mass
+    centre and its moment (L/2) i_j × (f_b − f_a); then seabed contact and friction at the
+    joints 1 … N, each on the link ending there."""
+    N = d.n_links
+    link, scal, force = d.link, d.scal, d.force
+    jp, jv, par, sw = d.joint_pos, d.joint_vel, d.sea_par, d.sea_work
+    gx, gy, gz = scal[GX], scal[GY], scal[GZ]
+    for j in range(N):
+        L = link[j, LENGTH]
+        m = link[j, MASS]
+        element_fluid(par, d.sea_current, d.sea_wind, d.sea_waves, d.sea_grid, t,
+                      d.drag_law, scal[DIAMETER], scal[AREA], L, scal[CD_N], scal[CD_T],
+                      0.0, 0.0, jp[j, 0], jp[j, 1], jp[j, 2], jp[j + 1, 0], jp[j + 1, 1],
+                      jp[j + 1, 2], jv[j, 0], jv[j, 1], jv[j, 2], jv[j + 1, 0], jv[j + 1, 1],
+                      jv[j + 1, 2], gx, gy, gz, sw)
+        force[j, 0] = m * gx + sw[0] + sw[3]
+        force[j, 1] = m * gy + sw[1] + sw[4]
+        force[j, 2] = m * gz + sw[2] + sw[5]
+        _add_end_moment(d, j, sw[3] - sw[0], sw[4] - sw[1], sw[5] - sw[2])
+    if par[BED] == 0.0:
+        return
+    for i in range(1, N + 1):
+        share = _joint_tangent(d, i)
+        seabed_force(par, d.sea_bed, d.sea_bed_axes, d.sea_anchor, i, jp[i, 0], jp[i, 1],
+                     jp[i, 2], jv[i, 0], jv[i, 1], jv[i, 2], sw[SW_TAN], sw[SW_TAN + 1],
+                     sw[SW_TAN + 2], share, scal[DIAMETER], sw[SW_BED:SW_BED + 3])
+        force[i - 1, 0] += sw[SW_BED]
+        force[i - 1, 1] += sw[SW_BED + 1]
+        force[i - 1, 2] += sw[SW_BED + 2]
+        _add_end_moment(d, i - 1, sw[SW_BED], sw[SW_BED + 1], sw[SW_BED + 2])
+
+
+@inline_kernel
+def _add_end_moment(d, j, fx, fy, fz):
+    """Add to link j's torque the moment about its mass centre of a force f at its far
+    joint paired with −f at its near one: (L/2) i_j × f [N m]."""
+    h = 0.5 * d.link[j, LENGTH]
+    ex, ey, ez = d.e[j, 0], d.e[j, 1], d.e[j, 2]
+    d.torque[j, 0] += h * (ey * fz - ez * fy)
+    d.torque[j, 1] += h * (ez * fx - ex * fz)
+    d.torque[j, 2] += h * (ex * fy - ey * fx)
 
 
 @kernel
@@ -84,6 +199,7 @@ def _kinematics(t, y, d, dydt):
         jv[0, a] = d.motion[1, a]
         d.joint_acc[0, a] = d.motion[2, a]
     rho = scal[RHO]
+    sea = d.sea_par[SEA_ACTIVE] != 0.0
     for j in range(N):
         b = 4 * j
         qw, qx, qy, qz = y[b], y[b + 1], y[b + 2], y[b + 3]
@@ -132,7 +248,7 @@ def _kinematics(t, y, d, dydt):
         force[j, 0] = wet * scal[GX]
         force[j, 1] = wet * scal[GY]
         force[j, 2] = wet * scal[GZ]
-        if rho > 0.0:
+        if rho > 0.0 and not sea:
             # drag at the mass centre from its velocity relative to the fluid, seed 000 eq. (47)
             element_drag(d.drag_law, rho, scal[DIAMETER], L, scal[CD_N], scal[CD_T], ex, ey, ez,
                          jv[j, 0] + 0.5 * L * cx - scal[UX], jv[j, 1] + 0.5 * L * cy - scal[UY],
@@ -143,6 +259,8 @@ def _kinematics(t, y, d, dydt):
         torque[j, 0] = 0.0
         torque[j, 1] = 0.0
         torque[j, 2] = 0.0
+    if sea:
+        _sea_loads(t, d)
     # joint bending damping between links j and j+1, proportional to their relative angular
     # velocity without its twist about the joint's mean axis, seed 000 eq. (48)
     for j in range(N - 1):
@@ -177,8 +295,7 @@ def _recursion(t, d, dydt):
     e, u, v, omega, link, art = d.e, d.u, d.v, d.omega, d.link, d.art
     force, torque, acc, tip = d.force, d.torque, d.joint_acc, d.tip
     # the free end: a payload of mass m_p needs R_N = m_p a_N - (tip loads) from link N
-    _tip_load(t, tip, d.scal, d.joint_vel[N, 0], d.joint_vel[N, 1], d.joint_vel[N, 2],
-              d.tmp[3:6])
+    _end_load(t, d, d.tmp[3:6])
     mp = tip[PAYLOAD]
     # articulated inertia K (symmetric 3x3) and bias k of the child, as scalars
     k00, k01, k02, k11, k12, k22 = mp, 0.0, 0.0, mp, 0.0, mp
@@ -314,29 +431,40 @@ def diagnostics(times, Y, d, dydt, pos, vel, tension, start_force, end_force, ki
                 pos[k, i, a] = d.joint_pos[i, a]
                 vel[k, i, a] = d.joint_vel[i, a]
         # force the tether exerts on the payload / applied load at the free end
-        _tip_load(t, tip, scal, d.joint_vel[N, 0], d.joint_vel[N, 1], d.joint_vel[N, 2], tmp)
+        _end_load(t, d, tmp)
         R0 = tip[PAYLOAD] * acc[N, 0] - tmp[0]
         R1 = tip[PAYLOAD] * acc[N, 1] - tmp[1]
         R2 = tip[PAYLOAD] * acc[N, 2] - tmp[2]
         end_force[k, 0], end_force[k, 1], end_force[k, 2] = R0, R1, R2
         ke = 0.5 * tip[PAYLOAD] * (d.joint_vel[N, 0] ** 2 + d.joint_vel[N, 1] ** 2
                                    + d.joint_vel[N, 2] ** 2)
-        pe = -tip[WEIGHT] * (scal[GX] * pos[k, N, 0] + scal[GY] * pos[k, N, 1]
-                             + scal[GZ] * pos[k, N, 2])
+        # in the sea: dry weights, buoyancy by the hydrostatic potential (sea_loads.py)
+        sea = d.sea_par[SEA_ACTIVE] != 0.0
+        g_abs = math.sqrt(scal[GX] ** 2 + scal[GY] ** 2 + scal[GZ] ** 2)
+        wp = d.sea_tip[TIP_MASS] if sea else tip[WEIGHT]
+        pe = -wp * (scal[GX] * pos[k, N, 0] + scal[GY] * pos[k, N, 1]
+                    + scal[GZ] * pos[k, N, 2])
+        if sea:
+            pe -= g_abs * d.sea_tip[TIP_VOLUME] * hydrostatic_potential(d.sea_par,
+                                                                        pos[k, N, 2])
         for j in range(N - 1, -1, -1):
             m = link[j, MASS]
+            wm = m if sea else link[j, WET_MASS]
             vc2 = 0.0
             for a in range(3):
                 ac = 0.5 * (acc[j, a] + acc[j + 1, a])
                 vc = 0.5 * (d.joint_vel[j, a] + d.joint_vel[j + 1, a])
                 vc2 += vc * vc
-                pe -= link[j, WET_MASS] * scal[GX + a] * 0.5 * (pos[k, j, a] + pos[k, j + 1, a])
+                pe -= wm * scal[GX + a] * 0.5 * (pos[k, j, a] + pos[k, j + 1, a])
                 if a == 0:
                     R0 = m * ac + R0 - d.force[j, a]
                 elif a == 1:
                     R1 = m * ac + R1 - d.force[j, a]
                 else:
                     R2 = m * ac + R2 - d.force[j, a]
+            if sea:
+                pe -= g_abs * scal[AREA] * link[j, LENGTH] * hydrostatic_potential(
+                    d.sea_par, 0.5 * (pos[k, j, 2] + pos[k, j + 1, 2]))
             w2 = d.omega[j, 0] ** 2 + d.omega[j, 1] ** 2 + d.omega[j, 2] ** 2
             ke += 0.5 * m * vc2 + 0.5 * link[j, INERTIA] * w2
             # R_{j-1} acts on link j; tension pulls the link back towards its parent joint
@@ -344,6 +472,41 @@ def diagnostics(times, Y, d, dydt, pos, vel, tension, start_force, end_force, ki
         start_force[k, 0], start_force[k, 1], start_force[k, 2] = -R0, -R1, -R2
         kinetic[k] = ke
         potential[k] = pe
+
+
+@kernel
+def remesh(t, y, d):
+    """After each accepted step: the seabed's friction anchors follow the joints
+    (sea.update_anchor). The layout never changes: returns 0."""
+    par = d.sea_par
+    if par[SEA_ACTIVE] == 0.0 or par[BED] == 0.0:
+        return 0
+    N = d.n_links
+    e, jp = d.e, d.joint_pos
+    eval_motion(d.breaks0, d.coeffs0, t, d.motion)
+    for a in range(3):
+        jp[0, a] = d.motion[0, a]
+    for j in range(N):
+        b = 4 * j
+        qw, qx, qy, qz = y[b], y[b + 1], y[b + 2], y[b + 3]
+        s = 1.0 / math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
+        qw *= s
+        qx *= s
+        qy *= s
+        qz *= s
+        # the link axis i_j as in _kinematics, seed 000 eq. (1)
+        e[j, 0] = 1.0 - 2.0 * (qy * qy + qz * qz)
+        e[j, 1] = 2.0 * (qx * qy + qw * qz)
+        e[j, 2] = 2.0 * (qx * qz - qw * qy)
+        L = d.link[j, LENGTH]
+        for a in range(3):
+            jp[j + 1, a] = jp[j, a] + L * e[j, a]
+    sw = d.sea_work
+    for i in range(1, N + 1):
+        share = _joint_tangent(d, i)
+        update_anchor(par, d.sea_bed, d.sea_bed_axes, d.sea_anchor, i, jp[i, 0], jp[i, 1],
+                      jp[i, 2], sw[SW_TAN], sw[SW_TAN + 1], sw[SW_TAN + 2], share, d.scal[DIAMETER])
+    return 0
 
 
 def quaternion_along(direction: np.ndarray) -> np.ndarray:
@@ -382,6 +545,7 @@ class RigidLinks(Formulation):
     rhs = staticmethod(rhs)
     enforce = staticmethod(enforce)
     check = staticmethod(check)
+    remesh = staticmethod(remesh)
     run_fields = RUN_FIELDS
 
     def __init__(self, case: Case) -> None:
@@ -404,10 +568,12 @@ class RigidLinks(Formulation):
         link[:, JOINT_DAMPING] = (float(case.model.option("joint_damping")) * mass * lengths
                                   / (total_mass * t.length))
         env = case.environment
-        scal = np.zeros(10)
-        scal[[RHO, DIAMETER, CD_N, CD_T]] = rho, t.diameter, t.cd_normal, t.cd_tangential
+        scal = np.zeros(11)
+        scal[[RHO, DIAMETER, CD_N, CD_T, AREA]] = (rho, t.diameter, t.cd_normal,
+                                                   t.cd_tangential, t.displaced)
         scal[GX:GZ + 1] = env.gravity
-        scal[UX:UZ + 1] = env.current
+        # a current profile (table, power law) is sea.py's (sea_current); scal's stays 0
+        scal[UX:UZ + 1] = env.uniform_current or (0.0, 0.0, 0.0)
         end = case.end
         tip = np.zeros(7)
         tip[[PAYLOAD, RAMP, DRAG_AREA, WEIGHT]] = (end.body_masses(rho)[0],
@@ -422,6 +588,8 @@ class RigidLinks(Formulation):
             joint_pos=np.zeros((N + 1, 3)), joint_vel=np.zeros((N + 1, 3)),
             joint_acc=np.zeros((N + 1, 3)), force=np.zeros((N, 3)), torque=np.zeros((N, 3)),
             art=np.zeros((N, 11)), motion=np.zeros((3, 3)), tmp=np.zeros(6),
+            **model_sea_arrays(case, self.arc_length),
+            sea_tip=sea_tip_table(end), sea_work=np.zeros(SEA_WORK),
         )
 
     # -- the formulation surface -------------------------------------------------------
@@ -462,11 +630,20 @@ class RigidLinks(Formulation):
         f1 = np.empty((k, 3))
         ke = np.empty(k)
         pe = np.empty(k)
-        diagnostics(np.ascontiguousarray(times, dtype=float), np.ascontiguousarray(Y),
-                    self.data if data is None else data, np.empty(Y.shape[1]), pos, vel,
-                    tension, f0, f1, ke, pe)
+        replay_samples(self.data if data is None else data, times, Y, diagnostics, remesh,
+                       (pos, vel, tension, f0, f1, ke, pe))
         return dict(position=pos, velocity=vel, tension=tension, start_force=f0, end_force=f1,
-                    kinetic_energy=ke, potential_energy=pe)
+                    kinetic_energy=ke, potential_energy=pe,
+                    **self._sea_outputs(times, pos, vel, data))
+
+    def _sea_outputs(self, times: np.ndarray, pos: np.ndarray, vel: np.ndarray,
+                     data: tuple | None) -> dict[str, tuple]:
+        """surface_elevation, grounded, seabed_force at the joints (only with a sea;
+        the held start joint is never in contact)."""
+        held = np.zeros(self.n_nodes, dtype=bool)
+        held[0] = True
+        return sea_node_outputs(self.data if data is None else data, times, pos, vel,
+                                np.diff(self.arc_length), self.case.tether.diameter, held)
 
     def end_forces(self, t: float, y: np.ndarray, out: np.ndarray,
                    data: tuple | None = None) -> None:
@@ -494,6 +671,18 @@ class RigidLinks(Formulation):
         return dydt[4 * N:].reshape(N, 2).copy(), self.data.joint_acc.copy()
 
     def critical_time_step(self) -> tuple[float, int, float]:
+        """Largest stable RK4 step [s], what limits it (element or node index) and its
+        frequency [rad/s]: the structure's bound (:meth:`structure_critical_step`) or,
+        with a seabed, a grounded node's contact (sea_loads.seabed_critical_step) where
+        that is smaller."""
+        best = self.structure_critical_step()
+        mass = self.data.link[:, MASS]
+        held = np.arange(self.n_nodes) == 0
+        bed = seabed_critical_step(self.data.sea_par, np.diff(self.arc_length), mass,
+                                   self.case.tether.diameter, held)
+        return bed if bed[0] < best[0] else best
+
+    def structure_critical_step(self) -> tuple[float, int, float]:
         """Largest stable RK4 step [s], the limiting link and its frequency [rad/s].
 
         Rigid links have no axial mode; the fastest is the zig-zag bending mode of the most

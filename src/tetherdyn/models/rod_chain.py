@@ -28,11 +28,34 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import inline_kernel, kernel
 from ..boundary import eval_motion, free_end_load
 from ..hydro import DRAG_LAW_CODES, element_drag
 from ..initial import initial_nodes
+from ..sea import (
+    BED,
+    SEA_ACTIVE,
+    SEA_FIELDS,
+    SEA_RUN_FIELDS,
+    element_fluid,
+    seabed_force,
+    update_anchor,
+)
 from .base import Formulation, rk4_critical_step, uniform_elements
+from .sea_loads import (
+    SEA_WORK,
+    SW_BED,
+    SW_TAN,
+    TIP_MASS,
+    TIP_VOLUME,
+    hydrostatic_potential,
+    model_sea_arrays,
+    replay_samples,
+    sea_end_load,
+    sea_node_outputs,
+    sea_tip_table,
+    seabed_critical_step,
+)
 from .supports import COMMON_TETHER_KEYS, Supports
 
 if TYPE_CHECKING:
@@ -45,7 +68,7 @@ ABSURD_STRAIN = 10.0
 # PAYLOAD: a free end body's inertial mass (mass + added mass), WEIGHT: its weight mass
 # (mass - rho V: the net weight over g)
 (EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ,
- PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, WEIGHT) = range(19)  # scal
+ PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, WEIGHT, AREA) = range(20)  # scal; AREA: displaced [m²]
 COMPRESSION, DRAG_LAW, MOVING = range(3)  # flags
 L0, INV_L0, MASS, WET, INV_A, B_NEXT, B_PREV = range(7)  # rod columns
 
@@ -55,11 +78,13 @@ RodChainData = namedtuple(
         "n_rods", "flags", "scal", "rod", "breaks0", "coeffs0",
         # work arrays (one model per run: never shared between runs)
         "motion", "force", "star", "lam", "length", "tension", "tip",
+        # the sea (sea.py's arrays; sea_tip: the free end's body; sea_work: work)
+        *SEA_FIELDS, "sea_tip", "sea_work",
     ],
 )
 #: what a run mutates (models/base.py: Model and data): the root's host schedule, work arrays
 RUN_FIELDS = ("breaks0", "coeffs0", "motion", "force", "star", "lam", "length", "tension",
-              "tip")
+              "tip", *SEA_RUN_FIELDS, "sea_work")
 
 
 def cholesky_factors(mass: np.ndarray, payload: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
@@ -166,6 +191,180 @@ def _rod_loads(t, y, n, flags, scal, rod, motion, force, star, length, tension, 
     tip[5] = vz
 
 
+@kernel
+def _rod_loads_sea(t, y, d):
+    """:func:`_rod_loads` in the sea (``sea_par[SEA_ACTIVE] != 0``, docs/rod_chain.md "The
+    sea"): dry weight, the fluid's force on each rod from sea.element_fluid given to its
+    two joints (buoyancy per medium by wetted fraction, drag with the local flow,
+    Froude–Krylov on the flow acceleration; no added mass, as the mass matrix has none),
+    seabed contact and friction at the joints O_1 … O_n, and the free end's load with the
+    medium and flow at O_n.
+
+    A force f_a at O_{i-1} and f_b at O_i on rod i adds f_a + f_b to F_i and f_b to F*_i:
+    O_{i-1} does not depend on q_i, O_i does with unit weight (seed 001 eq. 16).
+    """
+    n = d.n_rods
+    off = 3 * n
+    flags, scal, rod, motion = d.flags, d.scal, d.rod, d.motion
+    force, star, length, tension, tip = d.force, d.star, d.length, d.tension, d.tip
+    par, sw = d.sea_par, d.sea_work
+    a0x = motion[2, 0]
+    a0y = motion[2, 1]
+    a0z = motion[2, 2]
+    ea = scal[EA]
+    damping = scal[DAMPING]
+    gx = scal[GX]
+    gy = scal[GY]
+    gz = scal[GZ]
+    slack_ok = flags[COMPRESSION] != 0
+    law = flags[DRAG_LAW]
+    diameter = scal[DIAMETER]
+    area = scal[AREA]
+    # position and velocity of the current rod's start node, O_{i-1}
+    px = motion[0, 0]
+    py = motion[0, 1]
+    pz = motion[0, 2]
+    vx = motion[1, 0]
+    vy = motion[1, 1]
+    vz = motion[1, 2]
+    for i in range(n):
+        qx = y[3 * i]
+        qy = y[3 * i + 1]
+        qz = y[3 * i + 2]
+        wx = y[off + 3 * i]
+        wy = y[off + 3 * i + 1]
+        wz = y[off + 3 * i + 2]
+        L = math.sqrt(qx * qx + qy * qy + qz * qz)
+        inv_L = 1.0 / L
+        length[i] = L
+        strain = (L - rod[i, L0]) * rod[i, INV_L0]
+        strain_rate = (qx * wx + qy * wy + qz * wz) * inv_L * rod[i, INV_L0]
+        elastic = ea * strain
+        if strain <= 0.0 and not slack_ok:
+            elastic = 0.0
+        T = elastic + damping * strain_rate
+        tension[i] = T
+        m = rod[i, MASS]
+        # dry weight and the moving start's inertial load, uniform along the rod
+        ux = m * (gx - a0x)
+        uy = m * (gy - a0y)
+        uz = m * (gz - a0z)
+        element_fluid(par, d.sea_current, d.sea_wind, d.sea_waves, d.sea_grid, t, law,
+                      diameter, area, rod[i, L0], scal[CD_N], scal[CD_T], 0.0, 0.0,
+                      px, py, pz, px + qx, py + qy, pz + qz,
+                      vx, vy, vz, vx + wx, vy + wy, vz + wz, gx, gy, gz, sw)
+        force[i, 0] = ux + sw[0] + sw[3]
+        force[i, 1] = uy + sw[1] + sw[4]
+        force[i, 2] = uz + sw[2] + sw[5]
+        s = T * inv_L
+        star[i, 0] = 0.5 * ux + sw[3] - s * qx
+        star[i, 1] = 0.5 * uy + sw[4] - s * qy
+        star[i, 2] = 0.5 * uz + sw[5] - s * qz
+        px += qx
+        py += qy
+        pz += qz
+        vx += wx
+        vy += wy
+        vz += wz
+    if par[BED] != 0.0:
+        _seabed_loads(y, d)
+    # the free end O_n: applied force, payload weight and buoyancy in its medium, drag
+    # and fluid inertia with the local flow, and -m_p a_0 (as _rod_loads)
+    sea_end_load(par, d.sea_current, d.sea_wind, d.sea_waves, d.sea_grid, t, d.sea_tip,
+                 scal[RAMP], scal[FX], scal[FY], scal[FZ], scal[DRAG_AREA], gx, gy, gz,
+                 px, py, pz, vx, vy, vz, sw, tip)
+    mp = scal[PAYLOAD]
+    tip[0] -= mp * a0x
+    tip[1] -= mp * a0y
+    tip[2] -= mp * a0z
+    tip[3] = vx
+    tip[4] = vy
+    tip[5] = vz
+
+
+@inline_kernel
+def _joint_tangent(y, d, i):
+    """Unit tangent at joint O_{i+1} (mean of the adjacent rods' directions) into
+    d.sea_work[SW_TAN:SW_TAN + 3] and its line length share [m] (half of each adjacent unstretched
+    rod) returned."""
+    n = d.n_rods
+    sw = d.sea_work
+    inv = 1.0 / d.length[i]
+    tx = y[3 * i] * inv
+    ty = y[3 * i + 1] * inv
+    tz = y[3 * i + 2] * inv
+    share = 0.5 * d.rod[i, L0]
+    if i + 1 < n:
+        inv = 1.0 / d.length[i + 1]
+        tx += y[3 * i + 3] * inv
+        ty += y[3 * i + 4] * inv
+        tz += y[3 * i + 5] * inv
+        share += 0.5 * d.rod[i + 1, L0]
+    nt = math.sqrt(tx * tx + ty * ty + tz * tz)
+    if nt > 0.0:
+        tx /= nt
+        ty /= nt
+        tz /= nt
+    sw[SW_TAN] = tx
+    sw[SW_TAN + 1] = ty
+    sw[SW_TAN + 2] = tz
+    return share
+
+
+@kernel
+def _seabed_loads(y, d):
+    """Seabed contact and friction (sea.seabed_force) at the joints O_1 … O_n, each on its
+    share of line; the force at O_{i+1} joins rod i's F and F* (a force at its far end).
+    Needs d.length of the current state."""
+    n = d.n_rods
+    off = 3 * n
+    sw = d.sea_work
+    px = d.motion[0, 0]
+    py = d.motion[0, 1]
+    pz = d.motion[0, 2]
+    vx = d.motion[1, 0]
+    vy = d.motion[1, 1]
+    vz = d.motion[1, 2]
+    for i in range(n):
+        px += y[3 * i]
+        py += y[3 * i + 1]
+        pz += y[3 * i + 2]
+        vx += y[off + 3 * i]
+        vy += y[off + 3 * i + 1]
+        vz += y[off + 3 * i + 2]
+        share = _joint_tangent(y, d, i)
+        seabed_force(d.sea_par, d.sea_bed, d.sea_bed_axes, d.sea_anchor, i + 1, px, py, pz,
+                     vx, vy, vz, sw[SW_TAN], sw[SW_TAN + 1], sw[SW_TAN + 2], share,
+                     d.scal[DIAMETER], sw[SW_BED:SW_BED + 3])
+        for a in range(3):
+            d.force[i, a] += sw[SW_BED + a]
+            d.star[i, a] += sw[SW_BED + a]
+
+
+@kernel
+def remesh(t, y, d):
+    """After each accepted step: the seabed's friction anchors follow the joints
+    (sea.update_anchor). The layout never changes: returns 0."""
+    par = d.sea_par
+    if par[SEA_ACTIVE] == 0.0 or par[BED] == 0.0:
+        return 0
+    n = d.n_rods
+    eval_motion(d.breaks0, d.coeffs0, t, d.motion)
+    px = d.motion[0, 0]
+    py = d.motion[0, 1]
+    pz = d.motion[0, 2]
+    for i in range(n):
+        d.length[i] = math.sqrt(y[3 * i] ** 2 + y[3 * i + 1] ** 2 + y[3 * i + 2] ** 2)
+    sw = d.sea_work
+    for i in range(n):
+        px += y[3 * i]
+        py += y[3 * i + 1]
+        pz += y[3 * i + 2]
+        share = _joint_tangent(y, d, i)
+        update_anchor(par, d.sea_bed, d.sea_bed_axes, d.sea_anchor, i + 1, px, py, pz,
+                      sw[SW_TAN], sw[SW_TAN + 1], sw[SW_TAN + 2], share, d.scal[DIAMETER])
+    return 0
+
 
 @kernel
 def _solve_chain(n, rod, force, star, lam, out, off):
@@ -223,8 +422,11 @@ def rhs(t, y, dydt, d):
     n = d.n_rods
     if d.flags[MOVING]:
         eval_motion(d.breaks0, d.coeffs0, t, d.motion)
-    _rod_loads(t, y, n, d.flags, d.scal, d.rod, d.motion, d.force, d.star, d.length,
-               d.tension, d.tip)
+    if d.sea_par[SEA_ACTIVE] != 0.0:
+        _rod_loads_sea(t, y, d)
+    else:
+        _rod_loads(t, y, n, d.flags, d.scal, d.rod, d.motion, d.force, d.star, d.length,
+                   d.tension, d.tip)
     lam = d.lam
     lam[n, 0] = d.tip[0]  # α_n: the load at O_n (seed: 0)
     lam[n, 1] = d.tip[1]
@@ -279,13 +481,16 @@ def diagnostics(times, Y, d, dydt, pos, vel, tension, start_force, end_force, ki
             vel[j, 0, a] = motion[1, a]
         ke = 0.0
         pe = 0.0
+        sea = d.sea_par[SEA_ACTIVE] != 0.0
+        g_abs = math.sqrt(scal[GX] ** 2 + scal[GY] ** 2 + scal[GZ] ** 2)
         fsx = fsy = fsz = 0.0
         # running sums: relative acceleration of O_{i-1} (Σ_{k<i} q̈_k)
         rax = ray = raz = 0.0
         for i in range(n):
             tension[j, i] = d.tension[i]
             m = rod[i, MASS]
-            w = rod[i, WET]
+            # in the sea: dry weight here, buoyancy by the hydrostatic potential below
+            w = m if sea else rod[i, WET]
             for a in range(3):
                 q = y[3 * i + a]
                 qd = y[off + 3 * i + a]
@@ -294,6 +499,9 @@ def diagnostics(times, Y, d, dydt, pos, vel, tension, start_force, end_force, ki
                 vc = vel[j, i, a] + 0.5 * qd
                 ke += 0.5 * m * (vc * vc + qd * qd / 12.0)  # exact rod kinetic energy
                 pe -= w * scal[GX + a] * (pos[j, i, a] + 0.5 * q)
+            if sea:
+                pe -= g_abs * scal[AREA] * rod[i, L0] * hydrostatic_potential(
+                    d.sea_par, 0.5 * (pos[j, i, 2] + pos[j, i + 1, 2]))
             # Newton on the rod: F_i (inertial −m a_0 included) − m_i (relative a_ci)
             fsx += d.force[i, 0] - m * (rax + 0.5 * dydt[off + 3 * i])
             fsy += d.force[i, 1] - m * (ray + 0.5 * dydt[off + 3 * i + 1])
@@ -316,10 +524,14 @@ def diagnostics(times, Y, d, dydt, pos, vel, tension, start_force, end_force, ki
         start_force[j, 0] = fsx - ex
         start_force[j, 1] = fsy - ey
         start_force[j, 2] = fsz - ez
+        wp = d.sea_tip[TIP_MASS] if sea else scal[WEIGHT]
         for a in range(3):
             vt = vel[j, n, a]
             ke += 0.5 * mp * vt * vt
-            pe -= scal[WEIGHT] * scal[GX + a] * pos[j, n, a]
+            pe -= wp * scal[GX + a] * pos[j, n, a]
+        if sea:
+            pe -= g_abs * d.sea_tip[TIP_VOLUME] * hydrostatic_potential(d.sea_par,
+                                                                        pos[j, n, 2])
         kinetic[j] = ke
         potential[j] = pe
 
@@ -343,6 +555,7 @@ class RodChain(Formulation):
     rhs = staticmethod(rhs)
     enforce = staticmethod(enforce)
     check = staticmethod(check)
+    remesh = staticmethod(remesh)
     run_fields = RUN_FIELDS
 
     def __init__(self, case: Case) -> None:
@@ -364,11 +577,13 @@ class RodChain(Formulation):
         b_prev = np.zeros(n)
         b_prev[1:] = b
         rod = np.column_stack([lu, 1.0 / lu, mass, wet, 1.0 / a, b_next, b_prev])
-        scal = np.zeros(19)
-        scal[[EA, DAMPING, RHO, DIAMETER, CD_N, CD_T]] = (
-            t.EA, t.axial_damping, rho, t.diameter, t.cd_normal, t.cd_tangential)
+        scal = np.zeros(20)
+        scal[[EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, AREA]] = (
+            t.EA, t.axial_damping, rho, t.diameter, t.cd_normal, t.cd_tangential,
+            t.displaced)
         scal[GX:GZ + 1] = env.gravity
-        scal[UX:UZ + 1] = env.current
+        # a current profile (table, power law) is sea.py's (sea_current); scal's stays 0
+        scal[UX:UZ + 1] = env.uniform_current or (0.0, 0.0, 0.0)
         scal[[PAYLOAD, RAMP, DRAG_AREA, WEIGHT]] = (payload, end.force_ramp_time or 0.0,
                                                     end.drag_area, payload_weight)
         scal[FX:FZ + 1] = end.force
@@ -390,6 +605,8 @@ class RodChain(Formulation):
             motion=motion, force=np.zeros((n, 3)), star=np.zeros((n, 3)),
             lam=np.zeros((n + 1, 3)), length=np.zeros(n), tension=np.zeros(n),
             tip=np.zeros(6),
+            **model_sea_arrays(case, self.arc_length),
+            sea_tip=sea_tip_table(end), sea_work=np.zeros(SEA_WORK),
         )
 
     # -- the formulation surface -------------------------------------------------------
@@ -409,11 +626,20 @@ class RodChain(Formulation):
         f1 = np.empty((k, 3))
         ke = np.empty(k)
         pe = np.empty(k)
-        diagnostics(np.ascontiguousarray(times, dtype=float), np.ascontiguousarray(Y),
-                    self.data if data is None else data, np.empty(Y.shape[1]), pos, vel,
-                    tension, f0, f1, ke, pe)
+        replay_samples(self.data if data is None else data, times, Y, diagnostics, remesh,
+                       (pos, vel, tension, f0, f1, ke, pe))
         return dict(position=pos, velocity=vel, tension=tension, start_force=f0,
-                    end_force=f1, kinetic_energy=ke, potential_energy=pe)
+                    end_force=f1, kinetic_energy=ke, potential_energy=pe,
+                    **self._sea_outputs(times, pos, vel, data))
+
+    def _sea_outputs(self, times: np.ndarray, pos: np.ndarray, vel: np.ndarray,
+                     data: tuple | None) -> dict[str, tuple]:
+        """surface_elevation, grounded, seabed_force at the joints (only with a sea;
+        the held start joint is never in contact)."""
+        held = np.zeros(self.n_nodes, dtype=bool)
+        held[0] = True
+        return sea_node_outputs(self.data if data is None else data, times, pos, vel,
+                                np.diff(self.arc_length), self.case.tether.diameter, held)
 
     def mass_matrix(self) -> np.ndarray:
         """The constant n×n mass matrix [kg] of one axis, ``Φᵀ G Φ`` from the factors."""
@@ -425,6 +651,18 @@ class RodChain(Formulation):
         return phi.T @ B.T @ B @ phi
 
     def critical_time_step(self) -> tuple[float, int, float]:
+        """Largest stable RK4 step [s], what limits it (element or node index) and its
+        frequency [rad/s]: the structure's bound (:meth:`structure_critical_step`) or,
+        with a seabed, a grounded node's contact (sea_loads.seabed_critical_step) where
+        that is smaller."""
+        best = self.structure_critical_step()
+        mass = self.data.rod[:, MASS]
+        held = np.arange(self.n_nodes) == 0
+        bed = seabed_critical_step(self.data.sea_par, np.diff(self.arc_length), mass,
+                                   self.case.tether.diameter, held)
+        return bed if bed[0] < best[0] else best
+
+    def structure_critical_step(self) -> tuple[float, int, float]:
         """Largest stable RK4 step [s], the rod that limits it, and its frequency [rad/s].
 
         The highest axial frequency of the chain is bounded by the largest of its rods'
