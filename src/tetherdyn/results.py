@@ -93,6 +93,9 @@ def build_results(case: Case, model: Formulation, run: IntegrationResult) -> xr.
     )
     if case.name:
         ds.attrs["title"] = case.name
+    if getattr(case.environment, "seabed", None) is not None:
+        # where a bathymetry file named relative to the case is found (plots redraw it)
+        ds.attrs["case_dir"] = str(case.base_dir)
     return ds
 
 
