@@ -105,11 +105,43 @@ def _cmd_check(args: argparse.Namespace) -> int:
           f"solver.dt = {s.dt:g} s" + ("  <-- above the limit" if
                                       case.method == "rk4" and s.dt > dt_crit else "")
           + ("  (generalized_alpha is implicit: no such limit)" if implicit else ""))
+    _print_sea(case, dt_crit)
     n_out = output_times(s.duration, s.output_interval).size
     fixed = case.method == "rk4" or (implicit and not s.adaptive)
     print(f"run         : {s.duration:g} s, {n_out} outputs every {s.output_interval:g} s"
           + (f", {int(round(s.duration / s.dt))} steps" if fixed else ""))
     return 0
+
+
+def _print_sea(case: Case, dt_crit: float) -> None:
+    """The initial shape against the water level and the seabed (estimates.sea_estimate)."""
+    from .estimates import sea_estimate
+
+    env = case.environment
+    if getattr(env, "water_level", None) is None and getattr(env, "seabed", None) is None:
+        return
+    sea = sea_estimate(case)
+    L = case.tether.length
+    if sea.submerged_length is not None:
+        print(f"submerged   : {sea.submerged_length:.6g} m of {L:g} m below the water level "
+              f"z = {env.water_level:g} m (initial shape)")
+    if sea.bed_clearance is None:
+        return
+    if sea.touchdown_point is None:
+        print(f"touchdown   : none (the initial shape clears the seabed by "
+              f"{sea.bed_clearance:.4g} m)")
+    else:
+        x, y, z = sea.touchdown_point
+        print(f"touchdown   : at s = {sea.touchdown_arc:.6g} m, ({x:.6g}, {y:.6g}, {z:.6g}) m; "
+              f"{sea.grounded_length:.6g} m on the seabed (initial shape)")
+    rk4 = case.method == "rk4"
+    limit = sea.seabed_dt < dt_crit
+    print(f"seabed dt   : {sea.seabed_dt:.4g} s for explicit RK4 at a node resting on the "
+          f"seabed (contact {sea.seabed_omega:.6g} rad/s, damping ratio {sea.seabed_zeta:.3g}"
+          f", from kBot d and cBot d on the node mass per metre): "
+          + ("lowers the critical dt" if limit else "above the critical dt, no effect")
+          + ("  <-- solver.dt above it" if rk4 and limit and case.solver.dt > sea.seabed_dt
+             else ""))
 
 
 # -- run / plot / animate -------------------------------------------------------------------
