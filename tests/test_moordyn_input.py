@@ -598,7 +598,7 @@ def test_waves_and_current_against_moordyn(write):
     (path.parent / "current_profile.txt").write_text(
         "--- currents ---\nz ux uy uz\n(m) (m/s) (m/s) (m/s)\n-40 0.2 0.1 0\n-10 0.5 0 0\n"
         "0 0.8 -0.1 0\n")
-    case = load_case(moordyn_to_case(path, duration=1.0))
+    case = load_case(moordyn_to_case(path, duration=1.0, initial="straight"))
     arr = sea_arrays(case.environment, np.zeros((6, 3)), 6)
     points = [(7.0, 3.0, -2.0), (-4.0, 0.0, -12.0), (0.0, 1.0, -30.0)]
     cwd = os.getcwd()

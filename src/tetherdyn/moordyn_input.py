@@ -1057,7 +1057,7 @@ def _grounded_equilibrium(case: dict, guess: np.ndarray, bed_z: float | None,
     trial["initial"]["points"] = q0.tolist()
     trial["solver"].setdefault("duration", 1.0)
     try:
-        eq = equilibrium(load_case(trial), load_steps=1, max_iter=200)
+        eq = equilibrium(load_case(trial), load_steps=1, max_iter=60)
     except (ValueError, CaseError) as exc:
         raise CaseError(f"{where}: initial equilibrium on the seabed: {exc}") from None
     if not eq.converged:
