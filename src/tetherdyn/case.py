@@ -284,6 +284,41 @@ class ComponentTable(_Section):
         return self
 
 
+def _pair(v: Any) -> Any:
+    """A [low, high] list as a tuple (strict sections take no list for a tuple)."""
+    if isinstance(v, list | tuple) and len(v) == 2:
+        return tuple(v)
+    if v is not None:
+        raise ValueError("must be a list of 2 numbers")
+    return v
+
+
+Pair = Annotated[tuple[Finite, Finite], BeforeValidator(_pair)]
+
+
+class WaveGrid(_Section):
+    """Where and how finely waves.py precomputes the kinematics (docs/waves.md)."""
+
+    tolerance: Finite | None = Field(default=None, gt=0)  # relative interpolation error
+    spacing: Finite | Pair | None = None  # [m], or [horizontal, vertical]
+    dt: Finite | None = Field(default=None, gt=0)  # time-slice interval [s]
+    margin: Finite | None = Field(default=None, ge=0)  # around the line's initial extent [m]
+    x: Pair | None = None  # [min, max] [m]
+    y: Pair | None = None
+    z: Pair | None = None
+
+    @model_validator(mode="after")
+    def _ranges(self) -> WaveGrid:
+        sp = self.spacing
+        if sp is not None and min(sp if isinstance(sp, tuple) else (sp,)) <= 0:
+            raise ValueError("spacing: must be > 0 [m]")
+        for key in ("x", "y", "z"):
+            r = getattr(self, key)
+            if r is not None and not r[0] < r[1]:
+                raise ValueError(f"{key}: need [min, max] with min < max [m]")
+        return self
+
+
 _AIRY_KEYS = ("height", "period", "phase_deg")
 _SPECTRUM_KEYS = ("hs", "tp", "seed", "frequency_range")
 _SPECTRA = ("jonswap", "pierson_moskowitz")
@@ -307,18 +342,14 @@ class Waves(_Section):
         | Annotated[ComponentTable, Tag("dict")],
         Discriminator(lambda v: "dict" if isinstance(v, dict) else "int"),
     ] | None = None
-    frequency_range: tuple[Finite, Finite] | None = None  # spectra [Hz]
+    frequency_range: Pair | None = None  # spectra [f_min, f_max] [Hz]
     depth: Finite | None = Field(default=None, gt=0)  # for the dispersion relation [m]
     stretching: Literal["wheeler", "vertical", "extrapolated", "none"] = "wheeler"
-
-    @field_validator("frequency_range", mode="before")
-    @classmethod
-    def _pair(cls, v: Any) -> Any:
-        if isinstance(v, list | tuple) and len(v) == 2:
-            return tuple(v)
-        if v is not None:
-            raise ValueError("must be a list of 2 numbers [f_min, f_max] (Hz)")
-        return v
+    # precomputed kinematics (waves.py): automatic when absent, "none": summed directly
+    grid: Annotated[
+        Annotated[WaveGrid, Tag("dict")] | Annotated[Literal["none"], Tag("str")],
+        Discriminator(lambda v: "dict" if isinstance(v, dict) else "str"),
+    ] | None = None
 
     @field_validator("seed", mode="before")
     @classmethod

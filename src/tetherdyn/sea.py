@@ -25,33 +25,32 @@ Refinements of the contract (sea-core):
 
 from __future__ import annotations
 
-import importlib
 import math
 
 import numpy as np
 
 from ._jit import inline_kernel, kernel
 from .hydro import element_drag
-
-try:  # sea-waves' module; without it sea_arrays refuses waves (HAS_WAVES stays 0)
-    # (importlib until waves.py is merged: an import statement of a module that does not
-    # exist yet reads as an import of the package face in tests/test_imports.py)
-    wave_kinematics = importlib.import_module(".waves", __package__).wave_kinematics
-
-    WAVES_AVAILABLE = True
-except ImportError:  # pragma: no cover - until branch sea-waves is merged
-    WAVES_AVAILABLE = False
-
-    @inline_kernel
-    def wave_kinematics(waves, grid, par, t, x, y, z, out):
-        """Not reached: sea_arrays refuses waves while waves.py is absent."""
-        raise NotImplementedError("tetherdyn.waves is not available")
-
+from .waves import (
+    AMP,
+    G_FLAG,
+    N_WAVE_PAR,
+    STRETCH,
+    STRETCH_CODES,
+    WATER_LEVEL,
+    WAVE_DEPTH,
+    build_waves,
+    eta_direct,
+    fill_wave_par,
+    grid_eta,
+    wave_kinematics,
+)
 
 __all__ = [
     "SEA_FIELDS", "SEA_RUN_FIELDS", "sea_arrays", "fluid_at", "element_fluid",
     "seabed_depth", "seabed_force", "update_anchor", "replay_anchors", "sea_results",
-    "flow_velocity", "bathymetry_grid", "node_contact_geometry",
+    "flow_velocity", "bathymetry_grid", "node_contact_geometry", "wetted_fraction",
+    "STRETCH_CODES", "STRETCH", "WAVE_DEPTH", "WATER_LEVEL",
 ]
 
 #: the packed-data field names a formulation adds (sea_arrays' keys)
@@ -60,21 +59,20 @@ SEA_FIELDS = ("sea_par", "sea_current", "sea_wind", "sea_waves", "sea_grid", "se
 #: what a run mutates (add to the formulation's RUN_FIELDS)
 SEA_RUN_FIELDS = ("sea_grid", "sea_anchor")
 
-# sea_par indices
-(SEA_ACTIVE, HAS_SURFACE, WATER_LEVEL, RHO_WATER, RHO_AIR,
+# sea_par indices: WATER_LEVEL, WAVE_DEPTH, STRETCH (0-2) are waves.py's, the rest sea.py's
+(SEA_ACTIVE, HAS_SURFACE, RHO_WATER, RHO_AIR,
  BED, BED_Z0, BED_DZDX, BED_DZDY, BED_NX, BED_NY,
  K_BOT, C_BOT, MU_AXIAL, MU_LATERAL, K_STICK,
- HAS_WAVES, STRETCH, WAVE_DEPTH, ETA_MAX,
+ HAS_WAVES, ETA_MAX,
  CUR_LAW, CUR_EXP, CUR_BASE, CUR_SPAN,
- WIND_LAW, WIND_EXP, WIND_BASE, WIND_SPAN, HAS_WIND) = range(29)
-N_PAR = 29
+ WIND_LAW, WIND_EXP, WIND_BASE, WIND_SPAN, HAS_WIND) = range(N_WAVE_PAR, N_WAVE_PAR + 26)
+N_PAR = N_WAVE_PAR + 26
 
 #: seabed kinds (sea_par[BED])
 NO_BED, PLANE, GRID = 0, 1, 2
 #: profile laws (sea_par[CUR_LAW], sea_par[WIND_LAW])
 TABLE, POWER_LAW = 0, 1
-#: stretching rules (sea_par[STRETCH]); waves.py applies them
-STRETCH_CODES = {"wheeler": 0, "vertical": 1, "extrapolated": 2, "none": 3}
+#: stretching rules (sea_par[STRETCH]): waves.STRETCH_CODES, applied by waves.py
 #: out sizes of fluid_at and element_fluid (element_fluid's out[8:] is scratch)
 FLUID_OUT = 8
 ELEMENT_OUT = 40
@@ -153,11 +151,13 @@ def _air_flow(par, wind, z, out, k):
 
 @inline_kernel
 def _surface(par, waves, grid, t, x, y, z, work):
-    """z of the free surface above (x, y) at time t [m] (the water level plus the wave
-    elevation; work: 7 entries for waves.py)."""
+    """z of the free surface above (x, y) at time t [m]: the water level plus the wave
+    elevation (from waves.py's precomputed grid where it covers (x, y), else summed)."""
     if par[HAS_WAVES] != 0.0:
-        wave_kinematics(waves, grid, par, t, x, y, z, work)
-        return par[WATER_LEVEL] + work[0]
+        eta = grid_eta(waves, grid, x, y, t) if grid[G_FLAG] == 1.0 else math.nan
+        if math.isnan(eta):
+            eta = eta_direct(waves, x, y, t)
+        return par[WATER_LEVEL] + eta
     return par[WATER_LEVEL]
 
 
@@ -586,17 +586,21 @@ def sea_arrays(environment, nodes_xyz: np.ndarray, n_points: int) -> dict[str, n
         if wl is None:
             raise ValueError("environment.wind: needs environment.water_level")
         par[HAS_WIND] = 1.0
-    sea_waves = np.zeros((0, 1))
-    sea_grid = np.zeros(1)
     waves = getattr(env, "waves", None)
-    if waves is not None:
-        if not WAVES_AVAILABLE:
-            raise NotImplementedError("environment.waves: this build has no wave "
-                                      "kinematics (tetherdyn.waves)")
-        raise NotImplementedError("environment.waves: sea.py is not wired to waves.py yet")
+    seabed = getattr(env, "seabed", None)
+    # the flat seabed's depth below the water level sets the dispersion (waves.depth wins)
+    depth = None
+    if (seabed is not None and wl is not None and getattr(seabed, "z", None) is not None
+            and getattr(seabed, "slope_deg", 0.0) == 0.0):
+        depth = wl - seabed.z
+    fill_wave_par(par, waves, 0.0 if wl is None else wl, depth)
+    g = float(np.linalg.norm(env.gravity))
+    sea_waves, sea_grid = build_waves(waves, g, depth, wl, extent=nodes_xyz)
+    if sea_waves.shape[0] > 0:
+        par[HAS_WAVES] = 1.0
+        par[ETA_MAX] = float(np.sum(np.abs(sea_waves[:, AMP])))  # |eta| <= sum of A
     bed = np.zeros((1, 1))
     bed_axes = np.zeros((2, 1))
-    seabed = getattr(env, "seabed", None)
     if seabed is not None:
         grid = getattr(seabed, "grid", None)
         if grid is not None:

@@ -1,0 +1,729 @@
+"""Linear (Airy) waves: dispersion, component tables, stretching and the compiled kinematics.
+
+The sea surface is a sum of linear wave components (DNV-RP-C205 §3.2, §3.5.4)::
+
+    eta(x, y, t) = sum_c A_c cos(psi_c),   psi_c = kx_c x + ky_c y - omega_c t + phi_c
+
+with omega_c^2 = g k_c tanh(k_c h) (finite depth h, deep water when h is None). Below the
+surface each component carries the closed-form Airy velocity and acceleration (z measured
+from the calm level, h the water depth)::
+
+    u_h = A omega  C(z) cos(psi)      along the component's direction (cos th, sin th)
+    u_z = A omega  S(z) sin(psi)
+    a_h = A omega^2 C(z) sin(psi)     (local acceleration du/dt of linear theory)
+    a_z = -A omega^2 S(z) cos(psi)
+    C(z) = cosh(k (z + h)) / sinh(k h),  S(z) = sinh(k (z + h)) / sinh(k h)
+
+evaluated as (e^{kz} +- e^{-k(z+2h)}) / (1 - e^{-2kh}), which has no overflow at any depth and
+tends to e^{kz} in deep water. Above the surface velocity and acceleration are 0; between the
+calm level and the crest the stretching rule (``par[STRETCH]``) decides (DNV-RP-C205 §3.2.3):
+
+- ``wheeler`` (default): the profile is evaluated at z' = h (z - eta) / (h + eta)
+  (z' = z - eta in deep water), so the crest gets the calm-level kinematics;
+- ``vertical``: z' = min(z, 0), the calm-level value held up to the crest;
+- ``extrapolated``: above z = 0, linear extrapolation u(0) + z du/dz(0);
+- ``none``: kinematics only up to the calm level (0 above it).
+
+Arrays (built by :func:`build_waves`; layout owned by this module, see ``docs/waves.md``):
+
+- ``sea_waves`` (C, NWC): one row per component, columns :data:`AMP`, :data:`OMEGA`, :data:`K`,
+  :data:`KX`, :data:`KY`, :data:`PHASE`, :data:`D_INV`, :data:`TWO_H`; (0, NWC) without waves.
+- ``sea_grid``: precomputed kinematics (a flat float64 array, mutated by the kernel as the time
+  moves on; ``(1,)`` = [0.0] when the kinematics are summed directly).
+- ``sea_par``: the scalars this module reads are at the indices :data:`WATER_LEVEL`,
+  :data:`WAVE_DEPTH`, :data:`STRETCH` (0, 1, 2): defined here, imported by ``sea.py``, which
+  puts its own scalars from :data:`N_WAVE_PAR` on. ``par[WAVE_DEPTH]`` is ``inf`` in deep water.
+  :func:`fill_wave_par` writes them.
+
+All lengths in m, times in s, angles in rad inside the arrays (degrees only in case keys).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from ._jit import inline_kernel, kernel
+
+# ---- sea_par indices read by this module (sea.py imports them and starts at N_WAVE_PAR) -------
+WATER_LEVEL = 0  #: z of the calm surface [m]
+WAVE_DEPTH = 1  #: water depth used by the dispersion relation [m]; inf: deep water
+STRETCH = 2  #: stretching rule code (STRETCH_CODES)
+N_WAVE_PAR = 3
+
+# ---- stretching rules ---------------------------------------------------------------------------
+WHEELER = 0
+VERTICAL = 1
+EXTRAPOLATED = 2
+NO_STRETCH = 3
+STRETCH_CODES = {"wheeler": WHEELER, "vertical": VERTICAL, "extrapolated": EXTRAPOLATED,
+                 "none": NO_STRETCH}
+
+# ---- columns of the component table sea_waves ---------------------------------------------------
+AMP = 0  #: amplitude A [m]
+OMEGA = 1  #: circular frequency omega [rad/s]
+K = 2  #: wave number k [rad/m]
+KX = 3  #: k cos(direction) [rad/m]
+KY = 4  #: k sin(direction) [rad/m]
+PHASE = 5  #: phase phi [rad]
+D_INV = 6  #: 1 / (1 - exp(-2 k h)) [-] (1 in deep water)
+TWO_H = 7  #: 2 h [m] (inf in deep water)
+NWC = 8
+
+# ---- the precomputed grid sea_grid: header slots ----------------------------------------------
+G_FLAG = 0  #: 1.0: a grid follows; 0.0: direct sums
+G_NA, G_NB, G_NZ = 1, 2, 3  #: points along the frame's a (wave direction), b (across), z axes
+G_A0, G_DA, G_B0, G_DB, G_Z0, G_DZ = 4, 5, 6, 7, 8, 9  #: first point and spacing [m]
+G_DT = 10  #: time-slice interval [s]; slice j is at t = j dt
+G_COS, G_SIN = 11, 12  #: frame: a = x cos + y sin, b = -x sin + y cos
+G_ETA, G_FIELD, G_DEPTH = 13, 14, 15  #: offsets of the blocks
+G_HEADER = 16
+#: per horizontal point and slot: slice stamp, eta [m], d eta/dt [m/s]
+ETA_SLOT = 3
+#: per grid point and slot: slice stamp, velocity (3), acceleration (3), jerk (3)
+FIELD_SLOT = 10
+GRID_KEYS = ("tolerance", "spacing", "dt", "margin", "x", "y", "z")
+GRID_TOLERANCE = 1e-2  #: default relative interpolation error of the grid (velocity)
+GRID_MAX_SIZE = 2**24  #: floats (128 MiB)
+
+WAVE_TYPES = ("airy", "jonswap", "pierson_moskowitz", "components")
+#: default frequency range of the spectra, in multiples of the peak frequency 1/tp
+FREQUENCY_RANGE_DEFAULT = (0.5, 5.0)
+
+
+# ============================================================================ dispersion ===
+def wave_number(omega, g: float, depth: float | None = None) -> np.ndarray:
+    """Wave number k [rad/m] solving omega^2 = g k tanh(k h) (DNV-RP-C205 eq. 3.2.1.2).
+
+    ``omega`` [rad/s] scalar or array (> 0), ``g`` [m/s^2] > 0, ``depth`` h [m] > 0 or None
+    (deep water: k = omega^2 / g). Vectorised: Guo's (2002) explicit start, kh = y (1 -
+    exp(-y^1.25))^-0.4 with y = omega^2 h / g (0.75 % error), then Newton on x tanh x = y to
+    round-off (quadratic convergence; 8 iterations are far more than needed).
+    """
+    w = np.asarray(omega, dtype=float)
+    if np.any(~np.isfinite(w)) or np.any(w <= 0.0):
+        raise ValueError("wave_number: omega must be finite and > 0")
+    if depth is None or not math.isfinite(depth):
+        return w * w / g
+    if depth <= 0.0:
+        raise ValueError("wave_number: depth must be > 0")
+    y = w * w * depth / g
+    x = y * (1.0 - np.exp(-np.power(y, 1.25))) ** -0.4
+    for _ in range(8):
+        th = np.tanh(x)
+        f = x * th - y
+        x = x - f / (th + x * (1.0 - th * th))
+    return x / depth
+
+
+# ========================================================================= spectra ===
+def pierson_moskowitz(omega, hs: float, tp: float) -> np.ndarray:
+    """Pierson-Moskowitz spectrum S(omega) [m^2 s/rad] (DNV-RP-C205 eq. 3.5.5.1):
+    5/16 Hs^2 wp^4 w^-5 exp(-5/4 (w/wp)^-4), wp = 2 pi / tp. hs [m], tp [s], omega [rad/s]."""
+    w = np.asarray(omega, dtype=float)
+    wp = 2.0 * math.pi / tp
+    return 5.0 / 16.0 * hs**2 * wp**4 * w**-5 * np.exp(-1.25 * (w / wp) ** -4)
+
+
+def jonswap(omega, hs: float, tp: float, gamma: float = 3.3) -> np.ndarray:
+    """JONSWAP spectrum S(omega) [m^2 s/rad] (DNV-RP-C205 eq. 3.5.5.4-5): the PM spectrum times
+    A_gamma gamma^exp(-0.5 ((w - wp) / (sigma wp))^2), A_gamma = 1 - 0.287 ln(gamma), sigma =
+    0.07 for w <= wp, 0.09 above."""
+    w = np.asarray(omega, dtype=float)
+    wp = 2.0 * math.pi / tp
+    sigma = np.where(w <= wp, 0.07, 0.09)
+    peak = gamma ** np.exp(-0.5 * ((w - wp) / (sigma * wp)) ** 2)
+    return (1.0 - 0.287 * math.log(gamma)) * pierson_moskowitz(w, hs, tp) * peak
+
+
+# ================================================================== component tables ===
+def _table(amplitude, omega, phase, direction, g: float, depth: float | None) -> np.ndarray:
+    """The (C, NWC) component table from amplitudes [m], omega [rad/s], phases [rad] and
+    propagation directions [rad]."""
+    amplitude, omega, phase, direction = np.broadcast_arrays(
+        *(np.atleast_1d(np.asarray(v, dtype=float)) for v in (amplitude, omega, phase,
+                                                              direction)))
+    k = wave_number(omega, g, depth)
+    table = np.empty((omega.size, NWC))
+    table[:, AMP] = amplitude
+    table[:, OMEGA] = omega
+    table[:, K] = k
+    table[:, KX] = k * np.cos(direction)
+    table[:, KY] = k * np.sin(direction)
+    table[:, PHASE] = phase
+    if depth is None or not math.isfinite(depth):
+        table[:, D_INV] = 1.0
+        table[:, TWO_H] = math.inf
+    else:
+        table[:, D_INV] = 1.0 / -np.expm1(-2.0 * k * depth)
+        table[:, TWO_H] = 2.0 * depth
+    return table
+
+
+def airy_table(height: float, period: float, direction_deg: float = 0.0,
+               phase_deg: float = 0.0, *, g: float = 9.81, depth: float | None = None
+               ) -> np.ndarray:
+    """One regular wave: eta = H/2 cos(k.x - omega t + phase). height H [m] (crest to trough),
+    period [s], direction_deg: propagation direction from +x towards +y [deg]."""
+    return _table(0.5 * height, 2.0 * math.pi / period, math.radians(phase_deg),
+                  math.radians(direction_deg), g, depth)
+
+
+def spectrum_table(spectrum: str, hs: float, tp: float, *, gamma: float = 3.3,
+                   components: int = 200, seed: int = 1, direction_deg: float = 0.0,
+                   frequency_range: Sequence[float] | None = None, g: float = 9.81,
+                   depth: float | None = None) -> np.ndarray:
+    """A realisation of a JONSWAP or Pierson-Moskowitz sea (random phases, deterministic
+    amplitudes, DNV-RP-C205 §3.5.4): ``components`` equally spaced frequencies at the
+    midpoints of ``frequency_range`` [Hz] (default 0.5 to 5 times 1/tp), A = sqrt(2 S(w) dw),
+    phases uniform in [0, 2 pi) from numpy's default_rng(seed). hs [m], tp [s]."""
+    lo, hi = (FREQUENCY_RANGE_DEFAULT[0] / tp, FREQUENCY_RANGE_DEFAULT[1] / tp) \
+        if frequency_range is None else frequency_range
+    dw = 2.0 * math.pi * (hi - lo) / components
+    omega = 2.0 * math.pi * lo + dw * (np.arange(components) + 0.5)
+    s = jonswap(omega, hs, tp, gamma) if spectrum == "jonswap" else \
+        pierson_moskowitz(omega, hs, tp)
+    phase = np.random.default_rng(seed).uniform(0.0, 2.0 * math.pi, components)
+    return _table(np.sqrt(2.0 * s * dw), omega, phase, math.radians(direction_deg), g, depth)
+
+
+def components_table(frequency, amplitude, phase_deg, direction_deg, *, g: float = 9.81,
+                     depth: float | None = None) -> np.ndarray:
+    """A user's component table: frequency [Hz], amplitude [m], phase_deg, direction_deg."""
+    return _table(amplitude, 2.0 * math.pi * np.asarray(frequency, dtype=float),
+                  np.radians(phase_deg), np.radians(direction_deg), g, depth)
+
+
+# ============================================================================= builder ===
+def _get(section, name: str, default=None):
+    value = getattr(section, name, default)
+    return default if value is None else value
+
+
+def _positive(value, key: str) -> float:
+    value = float(value)
+    if not math.isfinite(value) or value <= 0.0:
+        raise ValueError(f"{key}: must be a finite number > 0 (got {value})")
+    return value
+
+
+def wave_table(waves, g: float, depth: float | None) -> np.ndarray:
+    """The component table of a case's ``environment.waves`` section (duck typed: attributes
+    named as in case-format.md). ``g`` [m/s^2], ``depth`` [m] or None (deep water).
+    Bad values raise ValueError naming the key."""
+    kind = _get(waves, "type", "airy")
+    if kind not in WAVE_TYPES:
+        raise ValueError(f"environment.waves.type: must be one of {WAVE_TYPES}, not {kind!r}")
+    direction = float(_get(waves, "direction_deg", 0.0))
+    if kind == "airy":
+        return airy_table(_positive(_get(waves, "height", math.nan), "environment.waves.height"),
+                          _positive(_get(waves, "period", math.nan), "environment.waves.period"),
+                          direction, float(_get(waves, "phase_deg", 0.0)), g=g, depth=depth)
+    if kind == "components":
+        table = getattr(waves, "components", None)
+        if isinstance(table, dict):
+            get = table.get
+        else:
+            def get(key, default=None):
+                return getattr(table, key, default)
+        freq = np.atleast_1d(np.asarray(get("frequency"), dtype=float))
+        if freq.ndim != 1 or freq.size == 0:
+            raise ValueError("environment.waves.components.frequency: a non-empty list [Hz]")
+        cols = {}
+        for key, default in (("amplitude", None), ("phase_deg", 0.0),
+                             ("direction_deg", direction)):
+            v = get(key, default)
+            if v is None:
+                raise ValueError(f"environment.waves.components.{key}: required")
+            v = np.broadcast_to(np.asarray(v, dtype=float), freq.shape) \
+                if np.ndim(v) == 0 else np.asarray(v, dtype=float)
+            if v.shape != freq.shape:
+                raise ValueError(f"environment.waves.components.{key}: needs {freq.size} "
+                                 f"values, one per frequency")
+            cols[key] = v
+        for key, v in (("frequency", freq), ("amplitude", cols["amplitude"])):
+            if np.any(~np.isfinite(v)) or np.any(v < 0.0) or (key == "frequency"
+                                                              and np.any(v == 0.0)):
+                raise ValueError(f"environment.waves.components.{key}: must be finite and "
+                                 f"{'> 0' if key == 'frequency' else '>= 0'}")
+        return components_table(freq, cols["amplitude"], cols["phase_deg"],
+                                cols["direction_deg"], g=g, depth=depth)
+    hs = _positive(_get(waves, "hs", math.nan), "environment.waves.hs")
+    tp = _positive(_get(waves, "tp", math.nan), "environment.waves.tp")
+    gamma = _positive(_get(waves, "gamma", 3.3), "environment.waves.gamma")
+    n = _get(waves, "components", 200)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError("environment.waves.components: the number of frequencies, an "
+                         "integer >= 1")
+    fr = _get(waves, "frequency_range", None)
+    if fr is not None:
+        fr = tuple(float(f) for f in fr)
+        if len(fr) != 2 or not (0.0 < fr[0] < fr[1] < math.inf):
+            raise ValueError("environment.waves.frequency_range: [low, high] in Hz with "
+                             "0 < low < high")
+    return spectrum_table(kind, hs, tp, gamma=gamma, components=int(n),
+                          seed=int(_get(waves, "seed", 1)), direction_deg=direction,
+                          frequency_range=fr, g=g, depth=depth)
+
+
+def dispersion_depth(waves, depth: float | None) -> float | None:
+    """The depth [m] the dispersion uses: the section's ``depth`` key, else ``depth`` (the flat
+    seabed's depth below the water level, given by the caller), else None (deep water)."""
+    own = getattr(waves, "depth", None)
+    if own is not None:
+        return _positive(own, "environment.waves.depth")
+    if depth is None or not math.isfinite(depth):
+        return None
+    return _positive(depth, "environment.waves.depth (from the seabed)")
+
+
+def stretch_code(waves) -> int:
+    """The code of the section's ``stretching`` key (default wheeler)."""
+    name = _get(waves, "stretching", "wheeler")
+    if name not in STRETCH_CODES:
+        raise ValueError(f"environment.waves.stretching: must be one of "
+                         f"{tuple(STRETCH_CODES)}, not {name!r}")
+    return STRETCH_CODES[name]
+
+
+def fill_wave_par(par: np.ndarray, waves, water_level: float, depth: float | None) -> None:
+    """Write WATER_LEVEL, WAVE_DEPTH and STRETCH of ``par`` (sea_par) for the section
+    ``waves`` (None: no waves; wheeler and deep water are written)."""
+    par[WATER_LEVEL] = water_level
+    d = dispersion_depth(waves, depth) if waves is not None else None
+    par[WAVE_DEPTH] = math.inf if d is None else d
+    par[STRETCH] = stretch_code(waves) if waves is not None else WHEELER
+
+
+def no_waves() -> tuple[np.ndarray, np.ndarray]:
+    """The (sea_waves, sea_grid) of a case without waves: (0, NWC) and (1,)."""
+    return np.zeros((0, NWC)), np.zeros(1)
+
+
+def _grid_options(waves) -> dict | None:
+    """The section's ``grid`` key as a dict ({}: automatic; None: no grid, direct sums)."""
+    grid = getattr(waves, "grid", None)
+    if grid is None:
+        return {}
+    if grid is False or (isinstance(grid, str) and grid == "none"):
+        return None
+    if isinstance(grid, str):
+        raise ValueError(f"environment.waves.grid: a mapping or 'none', not {grid!r}")
+    if isinstance(grid, dict):
+        opts = dict(grid)
+    else:
+        opts = {k: getattr(grid, k) for k in GRID_KEYS if getattr(grid, k, None) is not None}
+    unknown = set(opts) - set(GRID_KEYS)
+    if unknown:
+        raise ValueError(f"environment.waves.grid.{sorted(unknown)[0]}: unknown key (allowed: "
+                         f"{', '.join(GRID_KEYS)})")
+    return {k: v for k, v in opts.items() if v is not None}
+
+
+def _range(opts: dict, key: str) -> tuple[float, float] | None:
+    r = opts.get(key)
+    if r is None:
+        return None
+    r = tuple(float(v) for v in r)
+    if len(r) != 2 or not all(map(math.isfinite, r)) or not r[0] < r[1]:
+        raise ValueError(f"environment.waves.grid.{key}: [min, max] with min < max [m]")
+    return r
+
+
+def _weighted(table: np.ndarray, power: float, variable: np.ndarray) -> float:
+    """(sum (w v^p)^2 / sum w^2)^(1/2p) with w = A omega (the velocity amplitudes): the
+    spectrum-weighted value of ``variable`` that sets an RMS error growing as v^p."""
+    w = table[:, AMP] * table[:, OMEGA]
+    if not np.any(w > 0.0):
+        return float(np.max(variable))
+    return float(np.sqrt(np.sum((w * variable**power) ** 2) / np.sum(w * w)) ** (1.0 / power))
+
+
+def grid_spacing(table: np.ndarray, tolerance: float) -> tuple[float, float]:
+    """(spatial spacing [m], time-slice interval [s]) for a relative interpolation error
+    ``tolerance`` (velocity-weighted RMS over the components): linear interpolation in
+    space errs by at most (k D)^2 / 8 of a component's amplitude (in z too: the profile's
+    second derivative is k^2 times it), cubic Hermite in time by (omega T)^4 / 384 (the
+    textbook bounds max|f''| D^2 / 8 and max|f''''| T^4 / 384)."""
+    k_eff = _weighted(table, 2.0, table[:, K])
+    w_eff = _weighted(table, 4.0, table[:, OMEGA])
+    return math.sqrt(8.0 * tolerance) / k_eff, (384.0 * tolerance) ** 0.25 / w_eff
+
+
+def build_grid(table: np.ndarray, opts: dict, stretch: int, depth: float | None,
+               water_level: float, extent) -> np.ndarray:
+    """The precomputed-kinematics array ``sea_grid`` (layout: the G_* header, then the
+    elevation, field and depth-factor blocks; docs/waves.md) over the region of the points
+    ``extent`` (n, 3) [m] padded by the margin; its slices are filled by the kernel on use."""
+    pts = np.atleast_2d(np.asarray(extent, dtype=float))
+    if pts.ndim != 2 or pts.shape[1] != 3 or pts.shape[0] == 0 or not np.all(np.isfinite(pts)):
+        raise ValueError("build_waves: extent must be finite points (n, 3) [m]")
+    tol = _positive(opts.get("tolerance", GRID_TOLERANCE), "environment.waves.grid.tolerance")
+    ds, dt = grid_spacing(table, tol)
+    dh = dz = ds
+    if "spacing" in opts:
+        sp = opts["spacing"]
+        sp = (sp, sp) if np.ndim(sp) == 0 else tuple(sp)
+        if len(sp) != 2:
+            raise ValueError("environment.waves.grid.spacing: [horizontal, vertical] [m]")
+        dh = _positive(sp[0], "environment.waves.grid.spacing")
+        dz = _positive(sp[1], "environment.waves.grid.spacing")
+    if "dt" in opts:
+        dt = _positive(opts["dt"], "environment.waves.grid.dt")
+    user = {key: _range(opts, key) for key in ("x", "y", "z")}
+    for axis, key in enumerate(("x", "y", "z")):
+        r = user[key]
+        if r is not None and (pts[:, axis].min() < r[0] or pts[:, axis].max() > r[1]):
+            i = int(np.argmax((pts[:, axis] < r[0]) | (pts[:, axis] > r[1])))
+            raise ValueError(f"environment.waves.grid.{key}: [{r[0]:g}, {r[1]:g}] does not "
+                             f"cover the line's initial position (point {i} at "
+                             f"{key} = {pts[i, axis]:g})")
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    hs = 4.0 * math.sqrt(0.5 * float(np.sum(table[:, AMP] ** 2)))
+    crest = min(float(np.sum(table[:, AMP])), 1.5 * hs)
+    margin = opts.get("margin")
+    margin = 0.2 * float(np.max(hi - lo)) + hs if margin is None else float(margin)
+    if not math.isfinite(margin) or margin < 0.0:
+        raise ValueError("environment.waves.grid.margin: must be finite and >= 0 [m]")
+    box_lo = [lo[i] - margin if user[k] is None else user[k][0] for i, k in enumerate("xyz")]
+    box_hi = [hi[i] + margin if user[k] is None else user[k][1] for i, k in enumerate("xyz")]
+    # frame: along the waves when they all run one way (nothing varies across them then)
+    heading = np.arctan2(table[:, KY], table[:, KX])
+    unidirectional = bool(np.all(np.abs(np.angle(np.exp(1j * (heading - heading[0]))))
+                                 < 1e-12))
+    th = float(heading[0]) if unidirectional else 0.0
+    ct, st = math.cos(th), math.sin(th)
+    corners = np.array([[x, y] for x in (box_lo[0], box_hi[0]) for y in (box_lo[1], box_hi[1])])
+    a = corners @ np.array([ct, st])
+    b = corners @ np.array([-st, ct])
+    na = max(2, int(math.ceil((a.max() - a.min()) / dh)) + 1)
+    nb = 1 if unidirectional else max(2, int(math.ceil((b.max() - b.min()) / dh)) + 1)
+    # levels above the calm surface (z' = z - water_level), one of them exactly at 0
+    bottom = box_lo[2] - water_level
+    if depth is not None:
+        bottom = max(bottom, -depth)
+    top = min(box_hi[2] - water_level, crest) if stretch == EXTRAPOLATED else 0.0
+    below = max(1, int(math.ceil(-min(bottom, -dz) / dz)))
+    above = max(0, int(math.ceil(top / dz)))
+    nz = below + above + 1
+    z0 = -below * dz
+    n = table.shape[0]
+    size = na * nb * (ETA_SLOT * 2 + nz * FIELD_SLOT * 2) + nz * n * 2
+    if size > GRID_MAX_SIZE:
+        raise ValueError(f"environment.waves.grid: {size * 8 / 2**20:.0f} MiB of precomputed "
+                         f"kinematics (spacing {dh:.3g} m x {dz:.3g} m over the line's region "
+                         f"and margin): give a larger grid.tolerance or grid.spacing, a "
+                         f"smaller grid.margin, or grid: none (direct sums)")
+    grid = np.full(G_HEADER + size, math.nan)
+    grid[:G_HEADER] = 0.0
+    grid[G_FLAG] = 1.0
+    grid[G_NA], grid[G_NB], grid[G_NZ] = na, nb, nz
+    grid[G_A0], grid[G_DA] = a.min(), dh
+    grid[G_B0], grid[G_DB] = (0.0, 1.0) if unidirectional else (b.min(), dh)
+    grid[G_Z0], grid[G_DZ] = z0, dz
+    grid[G_DT] = dt
+    grid[G_COS], grid[G_SIN] = ct, st
+    grid[G_ETA] = G_HEADER
+    grid[G_FIELD] = G_HEADER + na * nb * ETA_SLOT * 2
+    grid[G_DEPTH] = grid[G_FIELD] + na * nb * nz * FIELD_SLOT * 2
+    # depth factors C(z), S(z) per level and component (time independent), as field_direct
+    z = z0 + dz * np.arange(nz)[:, None]
+    k = table[None, :, K]
+    zz = np.minimum(np.maximum(z, -0.5 * table[None, :, TWO_H]), 0.0)
+    e1 = np.exp(k * zz)
+    e2 = np.exp(-k * (zz + table[None, :, TWO_H]))
+    cz = (e1 + e2) * table[None, :, D_INV]
+    sz = (e1 - e2) * table[None, :, D_INV]
+    up = z > 0.0  # extrapolated levels: C(0) + z k S(0), S(0) + z k C(0)
+    cz, sz = np.where(up, cz + z * k * sz, cz), np.where(up, sz + z * k * cz, sz)
+    off = int(grid[G_DEPTH])
+    grid[off:off + nz * n * 2] = np.stack([cz, sz], axis=-1).reshape(-1)
+    return grid
+
+
+def build_waves(waves, g: float, depth: float | None, water_level: float | None,
+                extent=None) -> tuple[np.ndarray, np.ndarray]:
+    """(sea_waves, sea_grid) for a case's ``environment.waves`` section (None: no waves).
+
+    g: gravity magnitude [m/s^2]; depth: the flat seabed's depth below the water level [m]
+    or None (the section's own ``depth`` key wins; neither: deep water); water_level: z of
+    the calm surface [m] (required with waves); extent: the line's initial node positions
+    (n, 3) [m] (or the two corners of a box), which the precomputed grid covers with a margin;
+    None: no grid (direct sums). The section's ``grid`` key: docs/waves.md.
+    """
+    if waves is None:
+        return no_waves()
+    if water_level is None:
+        raise ValueError("environment.waves: needs environment.water_level (the calm surface)")
+    g = _positive(g, "environment.gravity (magnitude)")
+    stretch = stretch_code(waves)
+    d = dispersion_depth(waves, depth)
+    table = wave_table(waves, g, d)
+    opts = _grid_options(waves)
+    if opts is None or extent is None:
+        return table, np.zeros(1)
+    return table, build_grid(table, opts, stretch, d, float(water_level), extent)
+
+
+# ============================================================================ kernels ===
+@kernel
+def eta_direct(waves, x, y, t):
+    """Surface elevation eta(x, y, t) [m] above the calm level, summed over the components."""
+    eta = 0.0
+    for c in range(waves.shape[0]):
+        psi = waves[c, KX] * x + waves[c, KY] * y - waves[c, OMEGA] * t + waves[c, PHASE]
+        eta += waves[c, AMP] * math.cos(psi)
+    return eta
+
+
+@kernel
+def field_direct(waves, x, y, zs, t, extrapolate, dst, o, jerk):
+    """Linear Airy field at the (stretched) height zs above the calm level [m], summed over
+    the components: dst[o:o+3] velocity [m/s], dst[o+3:o+6] acceleration [m/s^2] and, when
+    ``jerk``, dst[o+6:o+9] its time derivative [m/s^3]. zs > 0 with ``extrapolate``: linear
+    extrapolation from z = 0 (DNV-RP-C205 §3.2.3.2); below the bed the bed's value."""
+    for i in range(9 if jerk else 6):
+        dst[o + i] = 0.0
+    for c in range(waves.shape[0]):
+        a = waves[c, AMP]
+        w = waves[c, OMEGA]
+        k = waves[c, K]
+        two_h = waves[c, TWO_H]
+        if extrapolate and zs > 0.0:
+            e2 = math.exp(-k * two_h)
+            c0 = (1.0 + e2) * waves[c, D_INV]
+            s0 = (1.0 - e2) * waves[c, D_INV]
+            cz = c0 + zs * k * s0
+            sz = s0 + zs * k * c0
+        else:
+            z = zs if zs > -0.5 * two_h else -0.5 * two_h
+            e1 = math.exp(k * z)
+            e2 = math.exp(-k * (z + two_h))
+            cz = (e1 + e2) * waves[c, D_INV]  # cosh(k(z+h))/sinh(kh), Airy closed form
+            sz = (e1 - e2) * waves[c, D_INV]  # sinh(k(z+h))/sinh(kh)
+        psi = waves[c, KX] * x + waves[c, KY] * y - w * t + waves[c, PHASE]
+        cp = math.cos(psi)
+        sp = math.sin(psi)
+        hx = waves[c, KX] / k
+        hy = waves[c, KY] / k
+        uh = a * w * cz * cp
+        ah = a * w * w * cz * sp
+        dst[o] += uh * hx
+        dst[o + 1] += uh * hy
+        dst[o + 2] += a * w * sz * sp
+        dst[o + 3] += ah * hx
+        dst[o + 4] += ah * hy
+        dst[o + 5] -= a * w * w * sz * cp
+        if jerk:
+            jh = -a * w * w * w * cz * cp
+            dst[o + 6] += jh * hx
+            dst[o + 7] += jh * hy
+            dst[o + 8] -= a * w * w * w * sz * sp
+
+
+# ------------------------------------------------------------------------ grid kernels ---
+@kernel
+def _fill_eta(waves, grid, base, x, y, tj):
+    """grid[base+1], grid[base+2] = eta [m], d eta/dt [m/s] at (x, y) at the slice time tj."""
+    eta = 0.0
+    deta = 0.0
+    for c in range(waves.shape[0]):
+        psi = waves[c, KX] * x + waves[c, KY] * y - waves[c, OMEGA] * tj + waves[c, PHASE]
+        eta += waves[c, AMP] * math.cos(psi)
+        deta += waves[c, AMP] * waves[c, OMEGA] * math.sin(psi)
+    grid[base + 1] = eta
+    grid[base + 2] = deta
+
+
+@kernel
+def _fill_field(waves, grid, base, x, y, level, tj):
+    """grid[base+1:base+10] = velocity, acceleration, jerk at (x, y) on the grid level
+    ``level`` at the slice time tj, from the level's depth factors (as field_direct)."""
+    for i in range(1, FIELD_SLOT):
+        grid[base + i] = 0.0
+    n = waves.shape[0]
+    dep = int(grid[G_DEPTH]) + 2 * n * level
+    for c in range(n):
+        a = waves[c, AMP]
+        w = waves[c, OMEGA]
+        k = waves[c, K]
+        psi = waves[c, KX] * x + waves[c, KY] * y - w * tj + waves[c, PHASE]
+        cp = math.cos(psi)
+        sp = math.sin(psi)
+        cz = grid[dep + 2 * c]
+        sz = grid[dep + 2 * c + 1]
+        hx = waves[c, KX] / k
+        hy = waves[c, KY] / k
+        uh = a * w * cz * cp
+        ah = a * w * w * cz * sp
+        jh = -a * w * w * w * cz * cp
+        grid[base + 1] += uh * hx
+        grid[base + 2] += uh * hy
+        grid[base + 3] += a * w * sz * sp
+        grid[base + 4] += ah * hx
+        grid[base + 5] += ah * hy
+        grid[base + 6] -= a * w * w * sz * cp
+        grid[base + 7] += jh * hx
+        grid[base + 8] += jh * hy
+        grid[base + 9] -= a * w * w * w * sz * sp
+
+
+@inline_kernel
+def _cell(grid, x, y):
+    """(ia, wa, ib, wb, corners across) of the horizontal cell holding (x, y); ia = -1 when
+    the point is outside the grid."""
+    ct = grid[G_COS]
+    st = grid[G_SIN]
+    fa = (x * ct + y * st - grid[G_A0]) / grid[G_DA]
+    ia = int(math.floor(fa)) if fa > -1.0 else -1
+    if ia < 0 or ia >= int(grid[G_NA]) - 1:
+        return -1, 0.0, 0, 0.0, 1
+    nb = int(grid[G_NB])
+    if nb == 1:
+        return ia, fa - ia, 0, 0.0, 1
+    fb = (-x * st + y * ct - grid[G_B0]) / grid[G_DB]
+    ib = int(math.floor(fb)) if fb > -1.0 else -1
+    if ib < 0 or ib >= nb - 1:
+        return -1, 0.0, 0, 0.0, 1
+    return ia, fa - ia, ib, fb - ib, 2
+
+
+@inline_kernel
+def _grid_node(grid, ia, ib):
+    """(x, y) [m] of the horizontal grid point (ia, ib)."""
+    a = grid[G_A0] + ia * grid[G_DA]
+    b = grid[G_B0] + ib * grid[G_DB]
+    return a * grid[G_COS] - b * grid[G_SIN], a * grid[G_SIN] + b * grid[G_COS]
+
+
+@inline_kernel
+def _hermite(grid, t):
+    """(slice j, its slot, weights of f_j, T f'_j, f_j+1, T f'_j+1) for time t [s] (cubic
+    Hermite on [j T, (j+1) T])."""
+    s = t / grid[G_DT]
+    j = math.floor(s)
+    tau = s - j
+    t2 = tau * tau
+    t3 = t2 * tau
+    slot = int(j - 2.0 * math.floor(0.5 * j))
+    return (j, slot, 2.0 * t3 - 3.0 * t2 + 1.0, (t3 - 2.0 * t2 + tau) * grid[G_DT],
+            3.0 * t2 - 2.0 * t3, (t3 - t2) * grid[G_DT])
+
+
+@inline_kernel
+def grid_eta(waves, grid, x, y, t):
+    """eta(x, y, t) [m] interpolated from the grid (slices filled on first use); nan when
+    (x, y) is outside it."""
+    ia, wa, ib, wb, nbc = _cell(grid, x, y)
+    if ia < 0:
+        return math.nan
+    j, slot, h0, d0, h1, d1 = _hermite(grid, t)
+    nb = int(grid[G_NB])
+    off = int(grid[G_ETA])
+    eta = 0.0
+    for p in range(2):
+        for q in range(nbc):
+            w = (wa if p == 1 else 1.0 - wa) * (wb if q == 1 else 1.0 - wb)
+            point = (ia + p) * nb + ib + q
+            for s in range(2):
+                js = j + s
+                base = off + (2 * point + (slot + s) % 2) * ETA_SLOT
+                if grid[base] != js:
+                    gx, gy = _grid_node(grid, ia + p, ib + q)
+                    _fill_eta(waves, grid, base, gx, gy, js * grid[G_DT])
+                    grid[base] = js
+                if s == 0:
+                    eta += w * (h0 * grid[base + 1] + d0 * grid[base + 2])
+                else:
+                    eta += w * (h1 * grid[base + 1] + d1 * grid[base + 2])
+    return eta
+
+
+@inline_kernel
+def grid_field(waves, grid, x, y, zs, t, out, o):
+    """Velocity and acceleration at the stretched height zs [m] above the calm level into
+    out[o:o+6], interpolated from the grid (trilinear in space, cubic Hermite in time with
+    the stored time derivatives); returns False (out untouched) outside the grid."""
+    ia, wa, ib, wb, nbc = _cell(grid, x, y)
+    if ia < 0:
+        return False
+    fz = (zs - grid[G_Z0]) / grid[G_DZ]
+    nz = int(grid[G_NZ])
+    iz = int(math.floor(fz)) if fz > -1.0 else -1
+    if iz < 0 or iz > nz - 1 or (iz == nz - 1 and fz > iz):
+        return False
+    if iz == nz - 1:
+        iz = nz - 2
+    wz = fz - iz
+    j, slot, h0, d0, h1, d1 = _hermite(grid, t)
+    nb = int(grid[G_NB])
+    off = int(grid[G_FIELD])
+    for i in range(6):
+        out[o + i] = 0.0
+    for p in range(2):
+        for q in range(nbc):
+            wh = (wa if p == 1 else 1.0 - wa) * (wb if q == 1 else 1.0 - wb)
+            gx = math.nan
+            gy = math.nan
+            for r in range(2):
+                w = wh * (wz if r == 1 else 1.0 - wz)
+                point = ((ia + p) * nb + ib + q) * nz + iz + r
+                for s in range(2):
+                    js = j + s
+                    base = off + (2 * point + (slot + s) % 2) * FIELD_SLOT
+                    if grid[base] != js:
+                        if math.isnan(gx):
+                            gx, gy = _grid_node(grid, ia + p, ib + q)
+                        _fill_field(waves, grid, base, gx, gy, iz + r, js * grid[G_DT])
+                        grid[base] = js
+                    hv = w * (h0 if s == 0 else h1)
+                    hd = w * (d0 if s == 0 else d1)
+                    for i in range(6):  # value and time derivative: u with a, a with jerk
+                        out[o + i] += hv * grid[base + 1 + i] + hd * grid[base + 4 + i]
+    return True
+
+
+@inline_kernel
+def stretched_height(par, zc, eta):
+    """The height [m] above the calm level where the linear profile is evaluated for a point
+    zc [m] above the calm level under a surface at eta [m]; nan where the kinematics are 0
+    (above eta; above the calm level with ``none``)."""
+    if zc > eta:
+        return math.nan
+    mode = par[STRETCH]
+    if mode == WHEELER:
+        h = par[WAVE_DEPTH]
+        if math.isinf(h):
+            return zc - eta  # Wheeler in deep water, DNV-RP-C205 eq. 3.2.3.3 with d -> inf
+        if h + eta <= 0.0:
+            return -h
+        return h * (zc - eta) / (h + eta)  # Wheeler, DNV-RP-C205 eq. 3.2.3.3
+    if mode == VERTICAL:
+        return zc if zc < 0.0 else 0.0
+    if mode == NO_STRETCH and zc > 0.0:
+        return math.nan
+    return zc
+
+
+@inline_kernel
+def wave_kinematics(waves, grid, par, t, x, y, z, out):
+    """Wave kinematics at the point (x, y, z) [m] at time t [s]: out[0] eta [m] above the calm
+    level, out[1:4] orbital velocity [m/s], out[4:7] orbital acceleration [m/s^2]; 0 above the
+    surface, below it with the stretching rule par[STRETCH]. No current. ``grid``: the
+    precomputed kinematics (updated when t leaves its time slices) or [0.0] (direct sums)."""
+    for i in range(7):
+        out[i] = 0.0
+    if waves.shape[0] == 0:
+        return
+    gridded = grid[G_FLAG] == 1.0
+    eta = grid_eta(waves, grid, x, y, t) if gridded else math.nan
+    if math.isnan(eta):
+        eta = eta_direct(waves, x, y, t)
+    out[0] = eta
+    zs = stretched_height(par, z - par[WATER_LEVEL], eta)
+    if math.isnan(zs):
+        return
+    if not (gridded and grid_field(waves, grid, x, y, zs, t, out, 1)):
+        field_direct(waves, x, y, zs, t, par[STRETCH] == EXTRAPOLATED, out, 1, False)
