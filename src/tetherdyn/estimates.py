@@ -111,18 +111,17 @@ def seabed_heights(case: Case, xy: np.ndarray) -> np.ndarray:
 
 def seabed_contact_mode(case: Case) -> tuple[float, float, float]:
     """(RK4 step limit [s], frequency [rad/s], damping ratio) of a node resting on the
-    seabed: contact stiffness kBot d L_e and damping cBot d L_e per node (MoorDyn docs,
-    theory: seabed contact per unit length) on the node mass (m' + rho_w ca_n A) L_e of a
-    line lying on the bed, whose contact acts across it; L_e cancels."""
+    seabed: contact stiffness kBot d L_c and damping cBot d L_c (MoorDyn docs, theory:
+    seabed contact per unit area d L) on the node's structural mass m' L_c, as the node
+    formulations' bound (models/nodes.py seabed_critical_step); L_c cancels."""
     from .models.base import rk4_critical_step
 
-    t, env = case.tether, case.environment
-    bed = env.seabed
-    m = t.linear_mass + env.fluid_density * t.ca_normal * t.displaced  # [kg/m]
-    k = bed.stiffness * t.diameter  # [N/m per m]
+    t, bed = case.tether, case.environment.seabed
+    m = t.linear_mass  # [kg/m]
+    k = bed.stiffness * t.diameter  # [N/m per m of line]
     c = bed.damping * t.diameter
     omega = math.sqrt(k / m)
-    zeta = c / (2.0 * m * omega) if omega > 0 else 0.0
+    zeta = c / (2.0 * m * omega)
     return rk4_critical_step(omega, zeta), omega, zeta
 
 
