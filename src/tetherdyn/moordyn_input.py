@@ -2,7 +2,7 @@
 
 MoorDyn (Hall & Goupee 2015; MoorDyn-C 2.7.2 is the reference here) describes a mooring
 system in a plain-text file split into sections by header lines that contain ``---`` and a
-key phrase.  This module reads the sections a single suspended line needs -- LINE TYPES,
+key phrase.  This module reads the sections a single line needs -- LINE TYPES,
 POINTS, LINES, OPTIONS -- and turns every line into a case dict for our lumped-mass model,
 which is MoorDyn's own discretisation (seed 004 §2.2: N segments, half of each segment's
 mass, buoyancy and added mass lumped on its two nodes, a tension-only Voigt element).
