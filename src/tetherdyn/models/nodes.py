@@ -920,7 +920,9 @@ class NodeRows(Formulation):
         node i's highest mode obeys λ² + (2 Σc / m_i) λ + 2 Σk / m_i = 0, summed over its
         elements (exact 2·sqrt(k/m) for a uniform interior node). With a seabed every free
         node's row also holds the contact spring and damper kBot d L_c, cBot d L_c
-        (:meth:`seabed_contact`: a grounded node's Gershgorin row)."""
+        (:meth:`seabed_contact`: a grounded node's Gershgorin row), and the bound is at most
+        the contact's own (:meth:`seabed_critical_step`: its damping alone may put a real
+        root beyond RK4's real-axis limit)."""
         p = self.element_properties()
         k, c, m = p["stiffness"], p["damping"], p["node_mass"]
         kb, cb = self.seabed_contact()
@@ -936,4 +938,7 @@ class NodeRows(Formulation):
             dt = rk4_critical_step(omega, cs / (2.0 * m[i] * omega))
             if dt < best[0]:
                 best = (dt, max(adj, key=lambda e: k[e]), omega)
+        bed = self.seabed_critical_step()
+        if bed[0] < best[0]:  # a heavily damped contact alone can limit more (real axis)
+            best = (bed[0], min(bed[1], n - 2), bed[2])
         return best
