@@ -33,16 +33,13 @@ from ._jit import inline_kernel, kernel
 from .hydro import element_drag
 from .waves import (
     AMP,
-    G_FLAG,
     N_WAVE_PAR,
     STRETCH,
     STRETCH_CODES,
     WATER_LEVEL,
     WAVE_DEPTH,
     build_waves,
-    eta_direct,
     fill_wave_par,
-    grid_eta,
     wave_kinematics,
 )
 
@@ -150,14 +147,12 @@ def _air_flow(par, wind, z, out, k):
 
 
 @inline_kernel
-def _surface(par, waves, grid, t, x, y, z, work):
+def _surface(par, waves, grid, t, x, y, work):
     """z of the free surface above (x, y) at time t [m]: the water level plus the wave
-    elevation (from waves.py's precomputed grid where it covers (x, y), else summed)."""
+    elevation (waves.py; asked at a point above any crest, it stops after eta: work[0:7])."""
     if par[HAS_WAVES] != 0.0:
-        eta = grid_eta(waves, grid, x, y, t) if grid[G_FLAG] == 1.0 else math.nan
-        if math.isnan(eta):
-            eta = eta_direct(waves, x, y, t)
-        return par[WATER_LEVEL] + eta
+        wave_kinematics(waves, grid, par, t, x, y, math.inf, work)
+        return par[WATER_LEVEL] + work[0]
     return par[WATER_LEVEL]
 
 
@@ -186,8 +181,8 @@ def wetted_fraction(par, waves, grid, t, ax, ay, az, bx, by, bz, work):
         return 1.0, True
     wl = par[WATER_LEVEL]
     if par[HAS_WAVES] != 0.0 and max(az, bz) >= wl - par[ETA_MAX]:
-        ha = az - _surface(par, waves, grid, t, ax, ay, az, work)
-        hb = bz - _surface(par, waves, grid, t, bx, by, bz, work)
+        ha = az - _surface(par, waves, grid, t, ax, ay, work)
+        hb = bz - _surface(par, waves, grid, t, bx, by, work)
     else:
         ha = az - wl
         hb = bz - wl
@@ -716,7 +711,7 @@ def _elevations(par, waves, grid, times, pos, work, eta):
     for k in range(pos.shape[0]):
         for i in range(pos.shape[1]):
             eta[k, i] = _surface(par, waves, grid, times[k], pos[k, i, 0], pos[k, i, 1],
-                                 pos[k, i, 2], work) - par[WATER_LEVEL]
+                                 work) - par[WATER_LEVEL]
 
 
 def sea_results(arrays: dict, times: np.ndarray, pos: np.ndarray, vel: np.ndarray,
