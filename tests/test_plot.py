@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from pathlib import Path
 
 import numpy as np
@@ -382,3 +383,39 @@ def test_animation_draws_the_sea(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         np.testing.assert_allclose(h, x[order])
         np.testing.assert_allclose(z, -2.0 + ds["surface_elevation"].values[k][order])
         assert bed and level
+
+
+def test_sloped_and_gridded_seabed_sections(tmp_path: Path) -> None:
+    """A sloped plane and a bathymetry grid come from the case through the sea kernels:
+    the drawn section is z0 + tan(slope) x along the plotted x (plane through the line),
+    and the grid's bilinear surface along y = the line's mean y."""
+    from tetherdyn.simulate import simulate
+
+    case = {
+        "name": "line over a slope",
+        "tether": {"length": 4.0, "diameter": 0.01, "mass_per_length": 0.5, "EA": 1.0e4},
+        "model": {"type": "lumped_mass", "elements": 4},
+        "environment": {"fluid_density": 1025.0, "water_level": 0.0,
+                        "seabed": {"z": -6.0, "slope_deg": 10.0}},
+        "start": {"type": "fixed", "position": [0.0, 0.0, -1.0]},
+        "initial": {"direction": [0.6, 0.0, -0.8]},
+        "solver": {"method": "rk4", "dt": 1e-3, "duration": 0.05, "output_interval": 0.01},
+    }
+    ds = simulate(case, progress=False)
+    bed = gid_lines(plot_results(ds).axes[0], "sea:seabed")["sea:seabed"]
+    x = np.asarray(bed.get_xdata())
+    np.testing.assert_allclose(bed.get_ydata(), -6.0 + math.tan(math.radians(10.0)) * x,
+                               atol=1e-12)
+    xs, ys = [-10.0, 0.0, 10.0], [-5.0, 5.0]
+    z = {(-10.0, -5.0): -7.0, (-10.0, 5.0): -9.0, (0.0, -5.0): -6.0, (0.0, 5.0): -8.0,
+         (10.0, -5.0): -5.0, (10.0, 5.0): -5.0}
+    grid = tmp_path / "bed.csv"
+    grid.write_text("x,y,z\n" + "".join(f"{a},{b},{z[a, b]}\n" for a in xs for b in ys))
+    case["environment"]["seabed"] = {"bathymetry": str(grid)}
+    ds = simulate(case, progress=False)
+    bed = gid_lines(plot_results(ds).axes[0], "sea:seabed")["sea:seabed"]
+    x = np.asarray(bed.get_xdata())
+    y = float(np.mean(ds.position.values[..., 1]))
+    v = (y + 5.0) / 10.0  # bilinear: linear in y between the two rows, then in x
+    row = [(1 - v) * z[a, -5.0] + v * z[a, 5.0] for a in xs]
+    np.testing.assert_allclose(bed.get_ydata(), np.interp(x, xs, row), atol=1e-12)
