@@ -90,6 +90,18 @@ def test_node_crossing_the_surface_moves_the_top_force_smoothly():
     assert abs(lo - hi) <= node_share
 
 
+@pytest.mark.parametrize("water_level", [-4.3, -12.0])
+def test_end_body_buoyancy_by_medium(water_level):
+    """A free end's body is buoyed by the medium it is in: its net weight (m − ρV) g with
+    water's density below the surface, air's above."""
+    mass, volume = 10.0, 0.005
+    case = hanging_case(water_level=water_level)
+    case["end"] = dict(type="free", mass=mass, volume=volume)
+    rho = RHO_W if water_level > -10.0 else RHO_A
+    expect = archimedes_top_force(water_level) + (mass - rho * volume) * G
+    assert static_top_force(case) == pytest.approx(expect, rel=1e-4)  # stretch: 3e-5
+
+
 # -- the seabed ------------------------------------------------------------------------------
 
 #: the line on the bed: 10 m, 10 elements, d = 0.05 m, 5 kg/m in water (wet 29.3 N/m)
