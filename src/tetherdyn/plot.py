@@ -310,6 +310,8 @@ def _sea(ds: xr.Dataset, proj: _Projection) -> _Sea:
     eta = None
     if level is not None and "surface_elevation" in ds.variables:
         eta = np.asarray(ds["surface_elevation"].transpose("time", "node").values, dtype=float)
+        if not np.any(np.nan_to_num(eta)):  # no waves: the calm level says it all
+            eta = None
     return _Sea(level, bed_h, bed_z, eta)
 
 
