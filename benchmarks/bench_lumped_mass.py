@@ -21,6 +21,13 @@ every N (below both codes' RK4 stability limit at N = 320). Two media:
 * ``water``: fluid_density 1000 kg/m^3, cross-flow drag Cd_n = 1.2, Cd_t = 0.008 (on π d in
   both codes), added mass Ca_n = 1.0, Ca_t = 0 (tetherdyn solves a 3x3 mass system per node).
 
+A "sea" section (issue 17) times the water line again in the sea: ``calm`` (a water level
+5 m above the anchor, no waves: the sea path's kernels, element_fluid per element),
+``waves`` (a JONSWAP sea, Hs 2 m, Tp 8 s, 200 components, the precomputed kinematics grid of
+waves.py) and ``seabed`` (calm, a flat seabed at z = -8.5 m under the 10 m line, kBot 3e6
+Pa/m, cBot 3e4 Pa s/m, friction 0.5 along and across: its lower part lands and drags), each
+in µs per step and per node-step, with its ratio to the calm step.
+
 Each measurement lasts at least 0.5 s (calibrated from a short run) and is repeated three
 times; the best (smallest) time is reported. The two codes run interleaved so that load from
 other processes hits both alike. MoorDyn is optional (``pip install moordyn==2.7.2``, the
@@ -30,9 +37,10 @@ Usage::
 
     python benchmarks/bench_lumped_mass.py [--quick] [--out benchmarks/results_lumped_mass.md]
 
-``--quick`` (N = 10, 40, 160, 0.1 s measurements, one repetition) is a smoke test and
-writes no file unless ``--out`` is given; the full run writes
-``benchmarks/results_lumped_mass.md`` by default. ``--no-moordyn`` skips MoorDyn.
+``--quick`` (N = 10, 40, 160; the sea at 40, 160; 0.1 s measurements, one repetition) is a
+smoke test and writes no file unless ``--out`` is given; the full run writes
+``benchmarks/results_lumped_mass.md`` by default. ``--no-moordyn`` skips MoorDyn,
+``--no-sea`` the sea section, ``--sea-only`` everything else.
 """
 
 from __future__ import annotations
@@ -74,6 +82,11 @@ MEDIA = {
 
 FULL_N = (10, 20, 40, 80, 160, 320)
 QUICK_N = (10, 40, 160)
+#: the sea section's cases (water medium in the sea, module docstring) and line sizes
+SEA_KINDS = ("calm", "waves", "seabed")
+SEA_FULL_N = (40, 160, 320)
+SEA_QUICK_N = (40, 160)
+WATER_LEVEL = 5.0  # [m], above the anchor at z = 0
 
 
 def make_case(n_elements: int, medium: str, duration: float) -> dict:
@@ -97,6 +110,53 @@ def duration_for(seconds: float, us_per_step: float) -> float:
     per_out = round(OUTPUT_INTERVAL / DT)
     n_out = max(int(math.ceil(COMPARE_AT / OUTPUT_INTERVAL)), math.ceil(steps / per_out))
     return n_out * OUTPUT_INTERVAL
+
+
+def make_sea_case(n_elements: int, kind: str, duration: float) -> dict:
+    """The water case in the sea: ``calm``, ``waves`` (JONSWAP, 200 components) or
+    ``seabed`` (module docstring)."""
+    case = make_case(n_elements, "water", duration)
+    env = dict(fluid_density=MEDIA["water"][0], water_level=WATER_LEVEL)
+    if kind == "waves":
+        env["waves"] = dict(type="jonswap", hs=2.0, tp=8.0, components=200, seed=1)
+    elif kind == "seabed":
+        env["seabed"] = dict(z=-8.5, stiffness=3.0e6, damping=3.0e4,
+                             friction=dict(axial=0.5, lateral=0.5))
+    elif kind != "calm":
+        raise ValueError(kind)
+    case.update(name=f"bench-sea-{kind}-{n_elements}", environment=env)
+    return case
+
+
+def sea_row(n_elements: int, kind: str, seconds: float, repeats: int) -> dict:
+    """The best µs per RK4 step of the sea case (time integration only)."""
+    def run(duration):
+        ds = tetherdyn.simulate(make_sea_case(n_elements, kind, duration), progress=False)
+        return 1e6 * float(ds.attrs["wall_time_s"]) / int(ds.attrs["steps"]), ds
+
+    us, _ = run(0.2)  # calibration (and compilation)
+    duration = duration_for(seconds, us)
+    best = math.inf
+    grounded = 0
+    for _ in range(repeats):
+        us, ds = run(duration)
+        best = min(best, us)
+        if "grounded" in ds:
+            grounded = int(ds["grounded"].values[-1].sum())
+    return dict(kind=kind, N=n_elements, td=best, duration=duration,
+                steps=int(ds.attrs["steps"]), grounded=grounded)
+
+
+def sea_table(rows: list[dict]) -> str:
+    """The sea section's table (markdown)."""
+    calm = {r["N"]: r["td"] for r in rows if r["kind"] == "calm"}
+    lines = ["| sea | N | tetherdyn µs/step | µs per node-step | / calm step | grounded nodes "
+             "at the end | simulated s |", "|---|--:|--:|--:|--:|--:|--:|"]
+    for r in rows:
+        c = calm.get(r["N"], math.nan)
+        lines.append(f"| {r['kind']} | {r['N']} | {r['td']:.2f} | {r['td'] / (r['N'] + 1):.3f}"
+                     f" | {fmt(r['td'] / c, '.2f')} | {r['grounded']} | {r['duration']:.2f} |")
+    return "\n".join(lines)
 
 
 # -- tetherdyn -----------------------------------------------------------------------------
@@ -240,7 +300,7 @@ def details(rows: list[dict]) -> str:
 
 
 
-def markdown(rows, fits, argv, started, elapsed, load0, load1, use_md) -> str:
+def markdown(rows, fits, argv, started, elapsed, load0, load1, use_md, sea_rows=()) -> str:
     """The whole results file."""
     cmd = "python benchmarks/bench_lumped_mass.py" + "".join(f" {a}" for a in argv)
     md_note = "" if use_md else " (MoorDyn not run: its columns read n/a)"
@@ -280,6 +340,13 @@ def markdown(rows, fits, argv, started, elapsed, load0, load1, use_md) -> str:
         "element centres, MoorDyn at the nodes). 'RHS from Python' is one `model.rhs(...)` "
         "call made from Python: it adds the unboxing of the data tuple to the kernel time.",
         "",
+        *(["## The sea (issue 17)", "",
+           f"The water cable in the sea, water level {WATER_LEVEL:g} m (above the anchor): "
+           "calm (the sea path, no waves); waves: JONSWAP Hs 2 m, Tp 8 s, 200 components "
+           "(waves.py's precomputed kinematics grid); seabed: calm, a flat bed at z = -8.5 m, "
+           "kBot 3e6 Pa/m, cBot 3e4 Pa s/m, friction 0.5 along and across. Required (issue "
+           "17): waves or seabed ≤ 2× the calm step.", "", sea_table(list(sea_rows)), ""]
+          if sea_rows else []),
     ])
 
 
@@ -290,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"markdown results file (default {DEFAULT_OUT.relative_to(HERE.parent)};"
                         " --quick writes none unless given)")
     p.add_argument("--no-moordyn", action="store_true", help="do not run MoorDyn")
+    p.add_argument("--no-sea", action="store_true", help="skip the sea section")
+    p.add_argument("--sea-only", action="store_true", help="only the sea section")
     args = p.parse_args(argv)
     argv = sys.argv[1:] if argv is None else argv
     out = args.out if args.out is not None else (None if args.quick else DEFAULT_OUT)
@@ -304,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     load0 = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
     t0 = time.perf_counter()
     rows = []
-    for medium in MEDIA:
+    for medium in () if args.sea_only else MEDIA:
         for n in ns:
             r = bench_row(n, medium, seconds, repeats, use_md)
             rows.append(r)
@@ -312,6 +381,15 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['td']:8.2f} µs/step, MoorDyn {fmt(r['md'], '8.2f')} µs/step, "
                   f"ratio {fmt(r['md'] / r['td'], '.2f')}  ({r['duration']:.2f} s simulated)",
                   flush=True)
+    sea_rows = []
+    if not args.no_sea:
+        for n in (SEA_QUICK_N if args.quick else SEA_FULL_N):
+            for kind in SEA_KINDS:
+                r = sea_row(n, kind, seconds, repeats)
+                sea_rows.append(r)
+                print(f"sea {kind:6s} N={n:4d}: tetherdyn {r['td']:8.2f} µs/step, "
+                      f"{r['td'] / (n + 1):.3f} µs per node-step, {r['grounded']} grounded",
+                      flush=True)
     elapsed = time.perf_counter() - t0
     load1 = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
     fits = linear_fits(rows)
@@ -319,9 +397,13 @@ def main(argv: list[str] | None = None) -> int:
     print(table(rows))
     print()
     print("\n".join(fits))
+    if sea_rows:
+        print()
+        print(sea_table(sea_rows))
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(markdown(rows, fits, argv, started, elapsed, load0, load1, use_md))
+        out.write_text(markdown(rows, fits, argv, started, elapsed, load0, load1, use_md,
+                                sea_rows))
         print(f"\nwrote {out}")
     print(f"total {elapsed:.0f} s")
     return 0

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import tetherdyn
+from tetherdyn.integrate import integrate
 from tetherdyn.models import build_model
 from tetherdyn.statics import equilibrium
 
@@ -212,3 +213,35 @@ def test_seabed_contact_in_the_time_step():
     m = BED["mass_per_length"] * 1.0
     assert omega == pytest.approx(math.sqrt(K_BOT * BED["diameter"] * 1.0 / m))
     assert model.critical_time_step()[0] <= dt
+
+
+def test_winch_lowering_onto_the_seabed_keeps_the_anchors_on_their_nodes():
+    """A winch paying out at the top (splits insert nodes next to it) lowers a line onto a
+    rough seabed: every grounded node's friction anchor stays on that node (nodes.
+    shift_anchors renumbers them with the rows), within the stick displacement."""
+    case = tetherdyn.load_case(dict(
+        name="winch lowering onto the seabed",
+        tether=dict(length=10.0, diameter=0.02, mass_per_length=2.0, EA=1.0e6,
+                    axial_damping=3000.0, cd_normal=1.2, ca_normal=1.0),
+        model=dict(type="lumped_mass", elements=10),
+        environment=dict(fluid_density=RHO_W, water_level=0.0, seabed=dict(
+            z=-12.0, stiffness=3.0e6, damping=3.0e4, friction=dict(axial=0.5, lateral=0.5))),
+        start=dict(type="winch", position=[0.0, 0.0, 0.0], payout=dict(speed=1.0)),
+        end=dict(type="free"),
+        initial=dict(direction=[1.0, 0.0, -1.0]),
+        solver=dict(method="rk4", dt=2e-4, duration=6.0, output_interval=0.5),
+    ))
+    model = build_model(case)
+    s = case.solver
+    run = integrate(model, s.method, s.dt, s.duration, s.output_interval, progress=False)
+    d = run.data
+    y = run.states[-1]
+    n = int(round(y[3 * (d.n_nodes - 1) + 2]))
+    assert n > 11  # split at least once
+    pos = y[:3 * n].reshape(n, 3)
+    grounded = d.gnd[:n] > 0
+    assert grounded.sum() >= 3
+    anchored = d.sea_anchor[:n, 3] > 0
+    assert np.array_equal(anchored[grounded], np.ones(grounded.sum(), dtype=bool))
+    gap = np.linalg.norm(pos[grounded] - d.sea_anchor[:n][grounded, :3], axis=1)
+    assert gap.max() < 0.01, gap

@@ -495,11 +495,14 @@ def update_anchor(par, bed, bed_axes, anchor, i, x, y, z, tx, ty, tz, length, di
     area = diameter * length
     N = par[K_BOT] * pen * area  # the static contact force
     k = par[K_STICK] * area
-    fa, fl, s = _cap(-k * da, -k * dl, par[MU_AXIAL] * N, par[MU_LATERAL] * N)
-    # the anchor offset that carries the capped force: -f / k (0 where mu = 0)
-    na = -fa / k
-    nl = -fl / k
-    if s < 1.0 or na != da or nl != dl:
+    cap_a = par[MU_AXIAL] * N
+    cap_l = par[MU_LATERAL] * N
+    fa, fl, s = _cap(-k * da, -k * dl, cap_a, cap_l)
+    if s < 1.0 or cap_a == 0.0 or cap_l == 0.0:
+        # slide: the anchor offset that carries the capped force, -f / k (0 along a
+        # direction without friction); a sticking anchor is left exactly where it is
+        na = -fa / k
+        nl = -fl / k
         anchor[i, 0] = x - na * eax - nl * elx
         anchor[i, 1] = y - na * eay - nl * ely
         anchor[i, 2] = z - na * eaz - nl * elz

@@ -402,7 +402,7 @@ def remesh(t, y, d):
     bed = d.sea_par[BED] != 0.0
     if bed:
         sea_anchors(y, active_nodes(y, ns, w), ns, d.flags, d.scal, d.elem, d.sea_par,
-                    d.sea_bed, d.sea_bed_axes, d.sea_anchor, d.pos, d.vel)
+                    d.sea_bed, d.sea_bed_axes, d.sea_anchor, d.pos, d.vel, d.fout)
     if w[W_ON] == 0.0:
         return 0
     n0 = active_nodes(y, ns, w)
@@ -516,7 +516,7 @@ def diagnostics(times, Y, d, replay, dydt, M, tension, start_force, end_force, k
                         d.sea_grid, d.pos, d.bedf, d.gnd, d.fout, eta, grounded, bed_force)
             if replay and d.sea_par[BED] != 0.0:
                 sea_anchors(Y[j], n, ns, d.flags, d.scal, d.elem, d.sea_par, d.sea_bed,
-                            d.sea_bed_axes, d.sea_anchor, d.pos, d.vel)
+                            d.sea_bed_axes, d.sea_anchor, d.pos, d.vel, d.fout)
         if d.flags[BENDING]:
             r2 = d.r2
             for i in range(n):

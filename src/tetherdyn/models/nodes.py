@@ -40,6 +40,7 @@ from ..sea import (
     element_fluid,
     fluid_at,
     sea_arrays,
+    seabed_depth,
     seabed_force,
     update_anchor,
     wetted_fraction,
@@ -533,6 +534,8 @@ def sea_loads(t, n, flags, scal, elem, ends, nodal, par, current, wind, waves, g
         bedf[i, 2] = 0.0
         if node_held(i, n, flags):
             continue  # a held end's holder takes the bed, not the tether
+        if pos[i, 2] >= seabed_depth(par, bed, bed_axes, pos[i, 0], pos[i, 1], fout):
+            continue  # above the bed (its normal points up): no contact
         tx, ty, tz, lc = contact_geometry(i, n, elem, pos)
         gnd[i] = seabed_force(par, bed, bed_axes, anchor, i, pos[i, 0], pos[i, 1], pos[i, 2],
                               vel[i, 0], vel[i, 1], vel[i, 2], tx, ty, tz, lc, diameter, fout)
@@ -579,12 +582,15 @@ def sea_added_mass(t, n, scal, elem, nodal, par, waves, grid, pos, wadd, work):
 
 
 @kernel
-def sea_anchors(y, n, ns, flags, scal, elem, par, bed, bed_axes, anchor, pos, vel):
+def sea_anchors(y, n, ns, flags, scal, elem, par, bed, bed_axes, anchor, pos, vel, work):
     """After an accepted step: every free node's friction anchor (sea.update_anchor) at
-    the state y (``pos``, ``vel``: work arrays, overwritten)."""
+    the state y (``pos``, ``vel``: work arrays, overwritten; ``work``: 3 floats)."""
     positions_from(y, n, ns, pos, vel)
     for i in range(n):
         if node_held(i, n, flags):
+            continue
+        if pos[i, 2] >= seabed_depth(par, bed, bed_axes, pos[i, 0], pos[i, 1], work):
+            anchor[i, 3] = 0.0  # lifted off (update_anchor's rule, without the geometry)
             continue
         tx, ty, tz, lc = contact_geometry(i, n, elem, pos)
         update_anchor(par, bed, bed_axes, anchor, i, pos[i, 0], pos[i, 1], pos[i, 2], tx, ty,
