@@ -69,7 +69,7 @@ N_PAR = N_WAVE_PAR + 26
 NO_BED, PLANE, GRID = 0, 1, 2
 #: profile laws (sea_par[CUR_LAW], sea_par[WIND_LAW])
 TABLE, POWER_LAW = 0, 1
-#: stretching rules (sea_par[STRETCH]): waves.STRETCH_CODES, applied by waves.py
+# stretching rules (sea_par[STRETCH]): waves.STRETCH_CODES, applied by waves.py
 #: out sizes of fluid_at and element_fluid (element_fluid's out[8:] is scratch)
 FLUID_OUT = 8
 ELEMENT_OUT = 40
@@ -98,7 +98,12 @@ def _profile(law, exponent, base, span, table, z, out, k):
         out[k + 2] += f * table[0, 3]
         return
     n = table.shape[0]
-    if n == 1 or z <= table[0, 0]:
+    if n == 1:  # uniform
+        out[k] += table[0, 1]
+        out[k + 1] += table[0, 2]
+        out[k + 2] += table[0, 3]
+        return
+    if z <= table[0, 0]:
         j, w = 0, 0.0
     elif z >= table[n - 1, 0]:
         j, w = n - 2, 1.0
@@ -113,11 +118,6 @@ def _profile(law, exponent, base, span, table, z, out, k):
                 hi = mid
         j = lo
         w = (z - table[lo, 0]) / (table[hi, 0] - table[lo, 0])
-    if n == 1:
-        out[k] += table[0, 1]
-        out[k + 1] += table[0, 2]
-        out[k + 2] += table[0, 3]
-        return
     for a in range(3):
         out[k + a] += (1.0 - w) * table[j, a + 1] + w * table[j + 1, a + 1]
 
