@@ -134,7 +134,10 @@ def _print_sea(case: Case, dt_crit: float) -> None:
         x, y, z = sea.touchdown_point
         print(f"touchdown   : at s = {sea.touchdown_arc:.6g} m, ({x:.6g}, {y:.6g}, {z:.6g}) m; "
               f"{sea.grounded_length:.6g} m on the seabed (initial shape)")
-    print(f"seabed dt   : {sea.seabed_dt:.4g} s for explicit RK4 at a node resting on the "
+    from .models.base import rk4_critical_step
+
+    seabed_dt = rk4_critical_step(sea.seabed_omega, sea.seabed_zeta)
+    print(f"seabed dt   : {seabed_dt:.4g} s for explicit RK4 at a node resting on the "
           f"seabed (contact {sea.seabed_omega:.6g} rad/s, damping ratio {sea.seabed_zeta:.3g}"
           ": kBot d, cBot d on the tether's mass per metre)")
     without = _critical_dt_without_seabed(case)

@@ -3,7 +3,7 @@
 * :func:`static_top_tension` — the tension [N] at the upper held end (elastic catenary
   between two held ends, or the wet weight hanging from one).
 * :func:`sea_estimate` — where the initial shape meets the sea: the submerged length, the
-  touchdown on the seabed and the stable RK4 step of a node resting on the seabed.
+  touchdown on the seabed and the contact oscillator of a node resting on the seabed.
 
 The model-level static equilibrium (Newton on a built formulation) is statics.py.
 """
@@ -71,8 +71,8 @@ class SeaEstimate:
     it starts inside); ``touchdown_arc``/``touchdown_point`` [m]: the grounded node where
     the line leaves the seabed, first from the start end; ``grounded_length`` [m]: the
     elements with both nodes on (or in) the seabed;
-    ``seabed_dt`` [s], ``seabed_omega`` [rad/s], ``seabed_zeta`` [-]: the RK4 limit of a
-    node resting on the seabed, its contact frequency and damping ratio.
+    ``seabed_omega`` [rad/s], ``seabed_zeta`` [-]: the contact oscillator of a node resting
+    on the seabed (:func:`seabed_contact_mode`).
     """
 
     submerged_length: float | None
@@ -80,7 +80,6 @@ class SeaEstimate:
     touchdown_arc: float | None
     touchdown_point: np.ndarray | None
     grounded_length: float | None
-    seabed_dt: float | None
     seabed_omega: float | None
     seabed_zeta: float | None
 
@@ -109,24 +108,20 @@ def seabed_heights(case: Case, xy: np.ndarray) -> np.ndarray:
                                   float(x), float(y), normal) for x, y in xy])
 
 
-def seabed_contact_mode(case: Case) -> tuple[float, float, float]:
-    """(RK4 step limit [s], frequency [rad/s], damping ratio) of a node resting on the
-    seabed: contact stiffness kBot d L_c and damping cBot d L_c (MoorDyn docs, theory:
-    seabed contact per unit area d L) on the node's structural mass m' L_c, as the node
-    formulations' bound (models/nodes.py seabed_critical_step); L_c cancels."""
-    from .models.base import rk4_critical_step
-
+def seabed_contact_mode(case: Case) -> tuple[float, float]:
+    """(frequency [rad/s], damping ratio) of a node resting on the seabed: contact
+    stiffness kBot d L_c and damping cBot d L_c (MoorDyn docs, theory: seabed contact per
+    unit area d L) on the node's structural mass m' L_c, as the node formulations' bound
+    (models/nodes.py seabed_critical_step); L_c cancels. ``models.base.rk4_critical_step``
+    turns it into the RK4 limit."""
     t, bed = case.tether, case.environment.seabed
     m = t.linear_mass  # [kg/m]
-    k = bed.stiffness * t.diameter  # [N/m per m of line]
-    c = bed.damping * t.diameter
-    omega = math.sqrt(k / m)
-    zeta = c / (2.0 * m * omega)
-    return rk4_critical_step(omega, zeta), omega, zeta
+    omega = math.sqrt(bed.stiffness * t.diameter / m)
+    return omega, bed.damping * t.diameter / (2.0 * m * omega)
 
 
 def sea_estimate(case: Case, nodes: np.ndarray | None = None) -> SeaEstimate:
-    """Submerged length, touchdown and the seabed's time step of the case's initial shape
+    """Submerged length, touchdown and the seabed's contact mode of the case's initial shape
     (``nodes`` [m], default :func:`initial_shape`). See :class:`SeaEstimate`."""
     env = case.environment
     p = initial_shape(case) if nodes is None else np.asarray(nodes, dtype=float)
@@ -134,7 +129,7 @@ def sea_estimate(case: Case, nodes: np.ndarray | None = None) -> SeaEstimate:
     level = getattr(env, "water_level", None)
     sub = None if level is None else submerged_length(p[:, 2], float(level), Le)
     if getattr(env, "seabed", None) is None:
-        return SeaEstimate(sub, None, None, None, None, None, None, None)
+        return SeaEstimate(sub, None, None, None, None, None, None)
     gap = p[:, 2] - seabed_heights(case, p[:, :2])
     grounded = gap <= 1e-6 * case.tether.length
     td_arc = td_point = None
@@ -147,6 +142,6 @@ def sea_estimate(case: Case, nodes: np.ndarray | None = None) -> SeaEstimate:
             k = 0  # the whole line lies on the seabed
         td_arc, td_point = float(s[k]), p[k].copy()
     on_bed = grounded[:-1] & grounded[1:]  # elements lying on the seabed
-    dt, omega, zeta = seabed_contact_mode(case)
+    omega, zeta = seabed_contact_mode(case)
     return SeaEstimate(sub, float(gap.min()), td_arc, td_point, float(np.sum(Le[on_bed])),
-                       dt, omega, zeta)
+                       omega, zeta)
