@@ -419,3 +419,33 @@ def test_sloped_and_gridded_seabed_sections(tmp_path: Path) -> None:
     v = (y + 5.0) / 10.0  # bilinear: linear in y between the two rows, then in x
     row = [(1 - v) * z[a, -5.0] + v * z[a, 5.0] for a in xs]
     np.testing.assert_allclose(bed.get_ydata(), np.interp(x, xs, row), atol=1e-12)
+
+
+def test_wave_surface_across_the_view() -> None:
+    """With waves in the case the surface is drawn across the whole view, from the sea
+    kernels: the Airy closed form level + H/2 cos(k x - w t), deep water k = w^2 / g."""
+    from tetherdyn.simulate import simulate
+
+    case = {
+        "name": "line under a wave",
+        "tether": {"length": 4.0, "diameter": 0.01, "mass_per_length": 0.5, "EA": 1.0e4},
+        "model": {"type": "lumped_mass", "elements": 4},
+        "environment": {"fluid_density": 1025.0, "water_level": 1.0,
+                        "waves": {"type": "airy", "height": 0.4, "period": 3.0}},
+        "start": {"type": "fixed", "position": [0.0, 0.0, 0.0]},
+        "initial": {"direction": [0.6, 0.0, -0.8]},
+        "solver": {"method": "rk4", "dt": 1e-3, "duration": 0.3, "output_interval": 0.1},
+    }
+    ds = simulate(case, progress=False)
+    ax = plot_results(ds, n_snapshots=4).axes[0]
+    lines = gid_lines(ax, "surface:")
+    assert sorted(int(k.split(":")[1]) for k in lines) == [0, 1, 2, 3]
+    w = 2 * math.pi / 3.0
+    k = w * w / 9.81
+    for idx, line in lines.items():
+        t = float(ds.time.values[int(idx.split(":")[1])])
+        x = np.asarray(line.get_xdata())
+        lo, hi = ax.get_xlim()
+        assert x.min() <= lo + 1e-9 and x.max() >= hi - 1e-9  # across the view
+        np.testing.assert_allclose(line.get_ydata(), 1.0 + 0.2 * np.cos(k * x - w * t),
+                                   atol=1e-9)

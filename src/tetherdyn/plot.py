@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -247,6 +248,8 @@ class _Sea:
     bed_h: np.ndarray | None  # horizontal plot coordinates of the seabed section [m]
     bed_z: np.ndarray | None  # seabed z under them [m]
     eta: np.ndarray | None  # (time, node) surface elevation above the calm level [m]
+    wave_h: np.ndarray | None = None  # the section's plot coordinates for the waves [m]
+    wave_eta: Callable[[float], np.ndarray] | None = None  # t [s] -> eta along wave_h [m]
 
 
 def _case_dict(ds: xr.Dataset) -> dict | None:
@@ -262,38 +265,76 @@ def _case_dict(ds: xr.Dataset) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def _bed_section(ds: xr.Dataset, raw: dict, proj: _Projection, p: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray] | None:
-    """The seabed z under a horizontal line through the motion, in plot coordinates."""
-    bed = raw["environment"]["seabed"]
+def _section_points(proj: _Projection, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A horizontal line across the view in the plotted vertical plane through the mean
+    position: its plot coordinates h [m] (200) and its points (x, y) [m]."""
     xlim, _ = _limits(proj.h, proj.z)
     h = np.linspace(xlim[0], xlim[1], 200)
     xy = p[..., :2].reshape(-1, 2)
     xy = xy[np.all(np.isfinite(xy), axis=1)]
     centre = xy.mean(axis=0) if len(xy) else np.zeros(2)
     if proj.plane == "xz":
-        pts = np.column_stack([h, np.full_like(h, centre[1])])
-    elif proj.plane == "yz":
-        pts = np.column_stack([np.full_like(h, centre[0]), h])
-    else:
-        u = _principal_direction(p)
-        u = np.array([1.0, 0.0]) if u is None else u
-        off = centre - (centre @ u) * u  # the vertical plane's point nearest the origin
-        pts = off[None, :] + h[:, None] * u[None, :]
+        return h, np.column_stack([h, np.full_like(h, centre[1])])
+    if proj.plane == "yz":
+        return h, np.column_stack([np.full_like(h, centre[0]), h])
+    u = _principal_direction(p)
+    u = np.array([1.0, 0.0]) if u is None else u
+    off = centre - (centre @ u) * u  # the vertical plane's point nearest the origin
+    return h, off[None, :] + h[:, None] * u[None, :]
+
+
+def _rebuilt_case(ds: xr.Dataset, raw: dict, what: str):
+    """The results' case, validated again (a sloped or gridded seabed, waves), or None with
+    a warning: a plot must not fail on its scenery."""
+    try:
+        from .case import load_case
+
+        return load_case(raw, base_dir=ds.attrs.get("case_dir") or None)
+    except Exception as exc:
+        import warnings
+
+        warnings.warn(f"{what} not drawn: {exc}", RuntimeWarning, stacklevel=4)
+        return None
+
+
+def _bed_section(ds: xr.Dataset, raw: dict, h: np.ndarray, pts: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The seabed z under the section (plot coordinates h, points pts)."""
+    bed = raw["environment"]["seabed"]
     if isinstance(bed, dict) and set(bed) <= {"z", "stiffness", "damping", "friction"} and (
             "z" in bed):
         return h, np.full_like(h, float(bed["z"]))  # flat: no case to rebuild
-    try:
-        from .case import load_case
-        from .estimates import seabed_heights
-
-        case = load_case(raw, base_dir=ds.attrs.get("case_dir") or None)
-        return h, seabed_heights(case, pts)
-    except Exception as exc:  # a plot must not fail on the scenery: say why it is missing
-        import warnings
-
-        warnings.warn(f"seabed not drawn: {exc}", RuntimeWarning, stacklevel=3)
+    case = _rebuilt_case(ds, raw, "seabed")
+    if case is None:
         return None
+    from .estimates import seabed_heights
+
+    return h, seabed_heights(case, pts)
+
+
+def _wave_section(ds: xr.Dataset, raw: dict, pts: np.ndarray
+                  ) -> Callable[[float], np.ndarray] | None:
+    """t [s] -> the wave elevation [m] above the calm level along the section's points,
+    from the case's waves through the sea kernel (sea.fluid_at, out[7])."""
+    case = _rebuilt_case(ds, raw, "wave surface")
+    if case is None:
+        return None
+    from .sea import FLUID_OUT, fluid_at, sea_arrays
+
+    arrs = sea_arrays(case.environment, np.column_stack([pts, np.zeros(len(pts))]),
+                      len(pts))
+    level = float(case.environment.water_level)
+    args = [arrs[k] for k in ("sea_par", "sea_current", "sea_wind", "sea_waves", "sea_grid")]
+    out = np.zeros(FLUID_OUT)
+
+    def eta(t: float) -> np.ndarray:
+        res = np.empty(len(pts))
+        for j, (x, y) in enumerate(pts):
+            fluid_at(*args, float(t), float(x), float(y), level, out)
+            res[j] = out[7]
+        return res
+
+    return eta
 
 
 def _sea(ds: xr.Dataset, proj: _Projection) -> _Sea:
@@ -302,9 +343,11 @@ def _sea(ds: xr.Dataset, proj: _Projection) -> _Sea:
     env = env if isinstance(env, dict) else {}
     level = env.get("water_level")
     level = float(level) if isinstance(level, int | float) else None
+    p = _positions(ds)
+    h, pts = _section_points(proj, p)
     bed_h = bed_z = None
     if env.get("seabed") is not None:
-        section = _bed_section(ds, raw, proj, _positions(ds))
+        section = _bed_section(ds, raw, h, pts)
         if section is not None:
             bed_h, bed_z = section
     eta = None
@@ -312,7 +355,10 @@ def _sea(ds: xr.Dataset, proj: _Projection) -> _Sea:
         eta = np.asarray(ds["surface_elevation"].transpose("time", "node").values, dtype=float)
         if not np.any(np.nan_to_num(eta)):  # no waves: the calm level says it all
             eta = None
-    return _Sea(level, bed_h, bed_z, eta)
+    wave_eta = None
+    if level is not None and env.get("waves") is not None:
+        wave_eta = _wave_section(ds, raw, pts)
+    return _Sea(level, bed_h, bed_z, eta, h if wave_eta is not None else None, wave_eta)
 
 
 def _sea_limits(sea: _Sea, proj: _Projection
@@ -358,9 +404,15 @@ def _draw_sea(ax: Axes, sea: _Sea, xlim: tuple[float, float], zlim: tuple[float,
     ax.set_ylim(*zlim)
 
 
-def _surface_at(sea: _Sea, proj: _Projection, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The instantaneous surface at time index k: level + eta at the nodes, sorted by h."""
-    if sea.eta is None or sea.level is None:
+def _surface_at(sea: _Sea, proj: _Projection, k: int, t: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The instantaneous surface at time index k (time t [s]): across the view from the
+    case's waves, else level + the results' surface_elevation at the nodes, sorted by h."""
+    if sea.level is None:
+        return np.zeros(0), np.zeros(0)
+    if sea.wave_eta is not None and sea.wave_h is not None:
+        return sea.wave_h, sea.level + sea.wave_eta(t)
+    if sea.eta is None:
         return np.zeros(0), np.zeros(0)
     h = proj.h[k]
     z = sea.level + sea.eta[k]
@@ -395,8 +447,8 @@ def _profile_panel(
     sea = _sea(ds, proj)
     xlim, zlim = _sea_limits(sea, proj)
     _draw_sea(ax, sea, xlim, zlim)
-    for k in idx if sea.eta is not None else ():
-        h, z = _surface_at(sea, proj, int(k))
+    for k in idx if sea.eta is not None or sea.wave_eta is not None else ():
+        h, z = _surface_at(sea, proj, int(k), float(times[k]))
         (surf,) = ax.plot(h, z, "-", color=cmap(norm(times[k])), lw=0.8, alpha=0.8,
                           zorder=1)
         surf.set_gid(f"surface:{int(k)}")
@@ -700,6 +752,6 @@ def animate_results(
             s = _first_finite(proj.h[k], proj.z[k])
             start.set_data([s[0]] if s else [], [s[1]] if s else [])
             stamp.set_text(f"t = {times[k]:{fmt}} {t_unit}")
-            surface.set_data(*_surface_at(sea, proj, int(k)))
+            surface.set_data(*_surface_at(sea, proj, int(k), float(times[k])))
             writer.grab_frame()
     return path
