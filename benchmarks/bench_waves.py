@@ -172,7 +172,7 @@ def main(argv=None) -> None:
         "# Wave kinematics per point: direct sums against the precomputed grid",
         "",
         f"`python benchmarks/bench_waves.py{' --quick' if args.quick else ''}` on "
-        f"{datetime.date.today()}, {cpu_model()}; {versions()}.",
+        f"{datetime.date.today()}, {cpu_model()}; {versions('numba', 'numpy')}.",
         "",
         f"{NODES} points on a line from {START.tolist()} to {END.tolist()} m swinging slowly, "
         f"depth {DEPTH:g} m, Wheeler stretching, 4 RK4 stage times per step, dt = {DT:g} s, "

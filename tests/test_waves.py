@@ -309,3 +309,20 @@ def test_oversized_grid():
     sec.grid = dict(tolerance=0.01)
     with pytest.raises(ValueError, match=r"environment\.waves\.grid"):
         W.build_waves(sec, G, None, 0.0, far)
+
+
+def test_points_above_the_grid_levels_are_summed_directly():
+    """Extrapolated stretching under a crest higher than the grid's top level: the direct
+    sum, not the top level's value held."""
+    sec = SimpleNamespace(type="airy", height=2.0, period=8.0, stretching="extrapolated",
+                          grid=dict(x=[-10.0, 10.0], y=[-1.0, 1.0], z=[-20.0, 0.1],
+                                    spacing=[1.0, 0.5]))
+    table, grid = W.build_waves(sec, G, None, 0.0, [[0.0, 0.0, -5.0]])
+    par = _par(sec, None)
+    top = grid[W.G_Z0] + (grid[W.G_NZ] - 1) * grid[W.G_DZ]
+    z = top + 0.5 * grid[W.G_DZ]  # within one level spacing above the top level
+    assert z < 0.99
+    _at(table, grid, par, 0.0, 0.0, 0.0, top - 0.25 * grid[W.G_DZ])  # fills the top cell
+    a = _at(table, grid, par, 0.0, 0.0, 0.0, z)
+    b = _at(table, np.zeros(1), par, 0.0, 0.0, 0.0, z)
+    np.testing.assert_allclose(a, b, rtol=2e-3)

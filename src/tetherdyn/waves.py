@@ -638,10 +638,10 @@ def _fill_field_cell(waves, grid, ia, ib, nbc, iz, j):
                         grid[base] = js
 
 
-# The hot path below calls no compiled function with array arguments: such a call cost
-# 25-60 ns per point here even in a branch never taken (measured against a trivial kernel),
-# so the fills and the direct sums live behind one call in the slow path. Conditions are
-# joined with & and | (no short-circuit branches).
+# Helpers of the general (multidirectional) grid path and of the slow path; the
+# unidirectional fast path is written out in wave_kinematics. None of them calls a compiled
+# function with array arguments: such a call cost 25-60 ns per point here even in a branch
+# never taken (measured against a trivial kernel), so the fills live in _fill_*_cell.
 @inline_kernel
 def _locate(grid, x, y):
     """(ia, wa, ib, wb, corners across) of the horizontal cell holding (x, y) [m]; ia = -1
@@ -926,45 +926,50 @@ def wave_kinematics(waves, grid, par, t, x, y, z, out):
                 zs = min(zc, 0.0)
             elif mode == NO_STRETCH:
                 wet = wet & (zc <= 0.0)
-            # the level interval (the top level belongs to the interval below it)
-            nz = int(grid[G_NZ])
-            fz = (zs - grid[G_Z0]) * grid[G_IDZ]
-            flz = np.floor(fz)
-            wz = fz - flz
-            iz = int(flz) if wet else 0
-            top = iz == nz - 1
-            wz = 1.0 if top else wz
-            iz = iz - 1 if top else iz
-            okz = (iz >= 0) & (iz < nz - 1)
-            iz = iz if okz else 0
-            s0 = slot * FIELD_SLOT
-            s1 = (1 - slot) * FIELD_SLOT
-            c00 = int(grid[G_FIELD]) + 2 * FIELD_SLOT * (ia * nz + iz)  # (a, z) corner (0, 0)
-            c01 = c00 + 2 * FIELD_SLOT  # (0, 1)
-            c10 = c00 + 2 * FIELD_SLOT * nz  # (1, 0)
-            c11 = c10 + 2 * FIELD_SLOT  # (1, 1)
-            okf = (okz & (grid[c00 + s0] == j) & (grid[c00 + s1] == j + 1.0)
-                   & (grid[c01 + s0] == j) & (grid[c01 + s1] == j + 1.0)
-                   & (grid[c10 + s0] == j) & (grid[c10 + s1] == j + 1.0)
-                   & (grid[c11 + s0] == j) & (grid[c11 + s1] == j + 1.0))
-            w00 = (1.0 - wa) * (1.0 - wz)
-            w01 = (1.0 - wa) * wz
-            w10 = wa * (1.0 - wz)
-            w11 = wa * wz
             out[0] = eta
-            for i in range(6):
-                # value and time derivative: velocity with acceleration, acceleration with jerk
-                k0 = s0 + 1 + i
-                k1 = s1 + 1 + i
-                v = (h0 * (w00 * grid[c00 + k0] + w01 * grid[c01 + k0] + w10 * grid[c10 + k0]
-                           + w11 * grid[c11 + k0])
-                     + d0 * (w00 * grid[c00 + k0 + 3] + w01 * grid[c01 + k0 + 3]
-                             + w10 * grid[c10 + k0 + 3] + w11 * grid[c11 + k0 + 3])
-                     + h1 * (w00 * grid[c00 + k1] + w01 * grid[c01 + k1]
-                             + w10 * grid[c10 + k1] + w11 * grid[c11 + k1])
-                     + d1 * (w00 * grid[c00 + k1 + 3] + w01 * grid[c01 + k1 + 3]
-                             + w10 * grid[c10 + k1 + 3] + w11 * grid[c11 + k1 + 3]))
-                out[1 + i] = v if wet else 0.0
-            done = ok & (okf | (zc > eta) | ((mode == NO_STRETCH) & (zc > 0.0)))
+            okf = True
+            if wet:  # (eta-only calls, above any crest, skip the field)
+                # the level interval (the top level belongs to the interval below it)
+                nz = int(grid[G_NZ])
+                fz = (zs - grid[G_Z0]) * grid[G_IDZ]
+                flz = np.floor(fz)
+                wz = fz - flz
+                iz = int(flz)
+                top = (iz == nz - 1) & (wz == 0.0)  # exactly on it
+                wz = 1.0 if top else wz
+                iz = iz - 1 if top else iz
+                okz = (iz >= 0) & (iz < nz - 1)
+                iz = iz if okz else 0
+                s0 = slot * FIELD_SLOT
+                s1 = (1 - slot) * FIELD_SLOT
+                c00 = int(grid[G_FIELD]) + 2 * FIELD_SLOT * (ia * nz + iz)  # (a, z) corner (0, 0)
+                c01 = c00 + 2 * FIELD_SLOT  # (0, 1)
+                c10 = c00 + 2 * FIELD_SLOT * nz  # (1, 0)
+                c11 = c10 + 2 * FIELD_SLOT  # (1, 1)
+                okf = (okz & (grid[c00 + s0] == j) & (grid[c00 + s1] == j + 1.0)
+                       & (grid[c01 + s0] == j) & (grid[c01 + s1] == j + 1.0)
+                       & (grid[c10 + s0] == j) & (grid[c10 + s1] == j + 1.0)
+                       & (grid[c11 + s0] == j) & (grid[c11 + s1] == j + 1.0))
+                w00 = (1.0 - wa) * (1.0 - wz)
+                w01 = (1.0 - wa) * wz
+                w10 = wa * (1.0 - wz)
+                w11 = wa * wz
+                for i in range(6):
+                    # value and time derivative: velocity with acceleration, acceleration with jerk
+                    k0 = s0 + 1 + i
+                    k1 = s1 + 1 + i
+                    v = (h0 * (w00 * grid[c00 + k0] + w01 * grid[c01 + k0] + w10 * grid[c10 + k0]
+                               + w11 * grid[c11 + k0])
+                         + d0 * (w00 * grid[c00 + k0 + 3] + w01 * grid[c01 + k0 + 3]
+                                 + w10 * grid[c10 + k0 + 3] + w11 * grid[c11 + k0 + 3])
+                         + h1 * (w00 * grid[c00 + k1] + w01 * grid[c01 + k1]
+                                 + w10 * grid[c10 + k1] + w11 * grid[c11 + k1])
+                         + d1 * (w00 * grid[c00 + k1 + 3] + w01 * grid[c01 + k1 + 3]
+                                 + w10 * grid[c10 + k1 + 3] + w11 * grid[c11 + k1 + 3]))
+                    out[1 + i] = v
+            else:
+                for i in range(1, 7):
+                    out[i] = 0.0
+            done = ok & (okf | (not wet))
     if not done:
         _kinematics_slow(waves, grid, par, t, x, y, z, out)
