@@ -19,7 +19,8 @@ from tetherdyn.cli import EXIT_BAD_INPUT, EXIT_FAILED, example_names, main
 from tetherdyn.models import build_model
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-BUNDLED = ("hanging_chain", "mooring_catenary", "seed000_tether", "towed_cable")
+BUNDLED = ("hanging_chain", "mooring_catenary", "seed000_tether", "towed_cable",
+           "rov_umbilical_waves", "mooring_touchdown", "balloon_tether_wind")
 
 
 def _number(text: str, label: str) -> float:
@@ -125,6 +126,64 @@ def test_check_bundled_examples(name, tmp_path, capsys):
     assert main(["check", str(tmp_path / f"{name}.yaml")]) == 0
     out = capsys.readouterr().out
     assert "(valid)" in out and "critical dt" in out
+
+
+def sea_case(small_case) -> dict:
+    """12 m of line from 2 m above the water level down to a flat seabed 6 m below it and
+    4 m along it (an L of 12 one-metre elements)."""
+    points = [[0.0, 0.0, 2.0 - k] for k in range(9)] + [[float(k), 0.0, -6.0]
+                                                          for k in range(1, 5)]
+    return small_case({"tether.length": 12.0, "tether.diameter": 0.02,
+                       "tether.mass_per_length": 1.0, "tether.EA": 1.0e5,
+                       "tether.ca_normal": 0.8, "model.elements": 12,
+                       "environment.fluid_density": 1025.0, "environment.water_level": 0.0,
+                       "environment.seabed": {"z": -6.0, "stiffness": 2.0e6,
+                                              "damping": 1.0e4}},
+                      initial={"shape": "points", "points": points},
+                      start={"type": "fixed", "position": [0.0, 0.0, 2.0]})
+
+
+def test_check_reports_the_sea(small_case, write_case, capsys):
+    """Submerged length, touchdown and the seabed's step limit, against hand numbers:
+    2 m of 12 in air; the line meets the bed 8 m from the start; a node on the bed is the
+    oscillator kBot d / m' per metre (damping cBot d), and a bed that stiff lowers the
+    tether's own RK4 limit."""
+    from tetherdyn.models.base import rk4_critical_step
+
+    raw = sea_case(small_case)
+    raw["environment"]["seabed"]["stiffness"] = 2.0e8  # stiffer than the tether's axial mode
+    path = write_case(raw, "sea.yaml")
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert _number(out, "submerged") == pytest.approx(10.0, rel=1e-6)
+    assert "of 12 m below the water level z = 0 m" in out
+    assert re.search(r"^touchdown\s*: at s = 8 m, \(0, 0, -6\) m; 4 m on the seabed", out,
+                     re.MULTILINE), out
+    omega = math.sqrt(2.0e8 * 0.02 / 1.0)
+    dt = rk4_critical_step(omega, 1.0e4 * 0.02 / (2 * 1.0 * omega))
+    assert _number(out, "seabed dt") == pytest.approx(dt, rel=1e-3)
+    assert f"contact {omega:.6g} rad/s" in out
+    raw_free = dict(raw, environment={k: v for k, v in raw["environment"].items()
+                                      if k != "seabed"})
+    alone = build_model(load_case(raw_free)).critical_time_step()[0]
+    dt_crit = build_model(load_case(raw)).critical_time_step()[0]
+    assert dt_crit < alone
+    assert (f"the critical dt is {alone:.4g} s without the seabed: the seabed lowers it by "
+            f"{100 * (1 - dt_crit / alone):.3g} %") in out
+
+
+def test_check_sea_without_touchdown(small_case, write_case, capsys):
+    raw = sea_case(small_case)
+    raw["environment"]["seabed"]["z"] = -20.0
+    assert main(["check", str(write_case(raw, "deep.yaml"))]) == 0
+    out = capsys.readouterr().out
+    assert "touchdown   : none (the initial shape clears the seabed by 14 m)" in out
+
+
+def test_check_without_a_sea_prints_no_sea_lines(small_case, write_case, capsys):
+    assert main(["check", str(write_case(small_case()))]) == 0
+    out = capsys.readouterr().out
+    assert "submerged" not in out and "touchdown" not in out and "seabed" not in out
 
 
 # -- examples ------------------------------------------------------------------------------------

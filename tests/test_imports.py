@@ -34,11 +34,11 @@ SRC = Path(__file__).resolve().parents[1] / "src" / PACKAGE
 
 #: layers, lowest first; a name ending in ".*" covers every module below that package
 LAYERS: list[tuple[str, ...]] = [
-    # leaves: compiled helpers, analytic references, path generators, plotting, the
+    # leaves: compiled helpers, analytic references, path generators, the
     # declaration type of models/supports.py (imports nothing from the package)
     ("tetherdyn._version", "tetherdyn._jit", "tetherdyn.analytic", "tetherdyn.hydro",
      "tetherdyn.waves", "tetherdyn.sea", "tetherdyn.spline", "tetherdyn.boundary",
-     "tetherdyn.paths", "tetherdyn.plot", "tetherdyn.models.supports"),
+     "tetherdyn.paths", "tetherdyn.models.supports"),
     # what the formulations share: winch kernels, initial shape, case-level estimates
     ("tetherdyn.winch", "tetherdyn.initial", "tetherdyn.estimates"),
     # the formulations and their registry
@@ -48,8 +48,9 @@ LAYERS: list[tuple[str, ...]] = [
     # time integration
     ("tetherdyn.integrate", "tetherdyn.integrate.*"),
     # one run and what is built on runs of one case
+    # (plot rebuilds a results file's case to draw its seabed)
     ("tetherdyn.results", "tetherdyn.simulate", "tetherdyn.statics", "tetherdyn.steady",
-     "tetherdyn.cosim", "tetherdyn.moordyn_input", "tetherdyn.export"),
+     "tetherdyn.cosim", "tetherdyn.moordyn_input", "tetherdyn.export", "tetherdyn.plot"),
     # many runs
     ("tetherdyn.batch",),
     ("tetherdyn.identify", "tetherdyn.optimize"),

@@ -9,6 +9,7 @@ the cross-check against MoorDyn 2.7.2 where the optional package is installed.
 from __future__ import annotations
 
 import math
+import os
 import re
 import warnings
 from importlib import resources
@@ -182,8 +183,7 @@ def test_empty_unsupported_sections_are_tolerated(write):
 
 
 def test_warnings_for_ignored_input(write):
-    path = write(types="rope 0.02 0.5 5e4 -0.8 3.0 1.2 1.0 0.2 0.3",
-                 options="1e-3 dtM\nRK2 tScheme\n100 WtrDpth\n0 TmaxIC\n2 fancyOption")
+    path = write(options="1e-3 dtM\nRK2 tScheme\n100 WtrDpth\n0 TmaxIC\n2 fancyOption")
     footer = "------------------------- need this line"
     text = path.read_text().replace(
         footer, f"---------------------- OUTPUTS ----\nFairTen1\nEND\n{footer}")
@@ -191,7 +191,6 @@ def test_warnings_for_ignored_input(write):
     with pytest.warns(CaseWarning) as rec:
         moordyn_to_case(path, duration=1.0)
     msgs = " | ".join(str(w.message) for w in rec)
-    assert "EI = 3 is not used" in msgs
     assert "tScheme = RK2: tetherdyn integrates with rk4" in msgs
     assert "fancyOption = 2: unknown option" in msgs
     assert "OUTPUTS: output channels (FairTen1) are not read" in msgs
@@ -271,15 +270,27 @@ def test_straight_start(write):
         (dict(lines="1 rope 1 2 20 0 -"), "LINES", "1 rope", "NumSegs = 0 must be >= 1"),
         (dict(lines="1 rope 1 2 20 8"), "LINES", "1 rope", "7 columns needed"),
         (dict(options="1e-3 dtM\n100 WtrDpth\n1 WaveKin"), "OPTIONS", "WaveKin",
-         "waves are not supported"),
+         "externally driven wave kinematics (set through MoorDyn's API at run time) is not "
+         "supported"),
+        (dict(options="1e-3 dtM\n100 WtrDpth\n2 WaveKin"), "OPTIONS", "WaveKin",
+         "an FFT wave grid"),
+        (dict(options="1e-3 dtM\n100 WtrDpth\n3 WaveKin"), "OPTIONS", "WaveKin",
+         "wave_elevation.txt"),
+        (dict(options="1e-3 dtM\n100 WtrDpth\n2 Currents"), "OPTIONS", "Currents",
+         "a dynamic (time-varying) current profile is not supported"),
         (dict(options="1e-3 dtM\n100 WtrDpth\n1 Currents"), "OPTIONS", "Currents",
-         "current fields are not supported"),
+         "needs the file current_profile.txt next to the deck"),
+        (dict(options="1e-3 dtM\n100 WtrDpth\n7 WaveKin"), "OPTIONS", "WaveKin",
+         "needs the file wave_frequencies.txt next to the deck"),
         (dict(options="1e-3 dtM\n100 WtrDpth\nbathy.txt SeafloorFile"), "OPTIONS",
-         "SeafloorFile", "bathymetry is not supported"),
-        (dict(options="1e-3 dtM\n20 WtrDpth"), "LINES", "1 rope",
-         "below the seabed z = -25"),
-        (dict(points="1 Free 0 0 -10 2 0 0 0\n2 Vessel 0 0 5 0 0 0 0"), "LINES", "1 rope",
-         "above the free surface"),
+         "SeafloorFile", "SeafloorFile = bathy.txt: file not found"),
+        (dict(options="1e-3 dtM\n100 WtrDpth\n-2 kBot"), "OPTIONS", "kBot",
+         "kBot = -2 must be >= 0"),
+        (dict(options="1e-3 dtM\n100 WtrDpth\nwaterkin.dat WaterKin"), "OPTIONS",
+         "WaterKin", "MoorDyn-F's water kinematics file is not read"),
+        (dict(points="1 Free 0 0 -10 2 0 0 0\n2 Vessel 0 0 -5 0 0 0 0",
+              options="1e-3 dtM\n7 WtrDpth\n0 TmaxIC"), "LINES", "1 rope",
+         "below the seabed z = -10"),
     ],
 )
 def test_errors_name_section_and_row(write, changes, section, needle, pattern):
@@ -387,3 +398,236 @@ def test_decks_agree_with_moordyn():
         assert v[f"{deck}_force_rel"] < TOL
         assert v[f"{deck}_motion"] > 1.0  # the nodes really moved (m): not a static test
     assert row.passed
+
+
+# -- the sea: water depth, seabed contact and friction, current, waves, bending ------------
+
+
+def test_sea_options_map_to_the_environment(write):
+    """WtrDpth, kBot, cBot and FrictionCoefficient (MoorDyn docs, Options) become the
+    case's water level, seabed and Coulomb friction; MoorDyn has no air loads."""
+    path = write(options="1e-3 dtM\n100 WtrDpth\n2e6 kBot\n1e5 cBot\n0.4 FrictionCoefficient")
+    env = moordyn_to_case(path, duration=1.0)["environment"]
+    assert env["water_level"] == 0.0 and env["air_density"] == 0.0
+    assert env["seabed"] == {"z": -100.0, "stiffness": 2e6, "damping": 1e5,
+                             "friction": {"axial": 0.4, "lateral": 0.4}}
+    assert env["current"] == [0.0, 0.0, 0.0] and "waves" not in env
+
+
+def test_seabed_defaults_and_moordyn_f_friction(write):
+    env = moordyn_to_case(write(), duration=1.0)["environment"]
+    assert env["seabed"] == {"z": -100.0, "stiffness": 3.0e6, "damping": 3.0e5}
+    path = write(options="1e-3 dtM\n100 WtrDpth\n0.6 MU_KA\n1.0 MU_KT")
+    assert moordyn_to_case(path, duration=1.0)["environment"]["seabed"]["friction"] == {
+        "axial": 0.6, "lateral": 1.0}
+
+
+def test_friction_options_without_a_counterpart_warn(write):
+    path = write(options="1e-3 dtM\n100 WtrDpth\n0.5 FrictionCoefficient\n100 FricDamp\n"
+                         "1.3 StatDynFricScale")
+    with pytest.warns(CaseWarning) as rec:
+        moordyn_to_case(path, duration=1.0)
+    msgs = " | ".join(str(w.message) for w in rec)
+    assert "FricDamp = 100: not used: MoorDyn's seabed friction is saturated viscous" in msgs
+    assert "Coulomb with a stick phase" in msgs
+    assert "StatDynFricScale = 1.3: not used" in msgs
+    # FricDamp alone (no friction coefficient) changes nothing: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CaseWarning)
+        moordyn_to_case(write(options="1e-3 dtM\n100 WtrDpth\n100 FricDamp"), duration=1.0)
+
+
+def test_current_profile(write):
+    """Currents 1: MoorDyn-C's current_profile.txt (three header lines, z ux uy uz)."""
+    path = write(options="1e-3 dtM\n100 WtrDpth\n1 Currents")
+    (path.parent / "current_profile.txt").write_text(
+        "--- MoorDyn steady currents File ---\nTabulated\nz ux uy uz\n"
+        "0.0 0.0 0 0\n-10.0 1.25 0.5 0\n-5.0 0.6 0 0\n")
+    case = moordyn_to_case(path, duration=1.0)
+    assert case["environment"]["current"] == {"z": [-10.0, -5.0, 0.0], "x": [1.25, 0.6, 0.0],
+                                              "y": [0.5, 0.0, 0.0]}
+    load_case(case)
+    (path.parent / "current_profile.txt").write_text("a\nb\nc\n-10 1 0 0.2\n")
+    msg = error_of(path)
+    assert msg.startswith("current_profile.txt:4: current profile: uz = 0.2"), msg
+
+
+def _moordyn_eta(comps: list[tuple[float, float, float, float]], depth: float, g: float,
+                 x: float, y: float, t: float) -> float:
+    """MoorDyn-C's component sum (SpectrumKin.cpp): |A| sin(w t - k d + arg A)."""
+    from scipy.optimize import brentq
+
+    eta = 0.0
+    for w, a_re, a_im, beta in comps:
+        k = brentq(lambda k, w=w: g * k * math.tanh(k * depth) - w * w, 1e-9, 1e3)
+        d = x * math.cos(beta) + y * math.sin(beta)
+        eta += math.hypot(a_re, a_im) * math.sin(w * t - k * d + math.atan2(a_im, a_re))
+    return eta
+
+
+WAVES = [(0.6, 0.5, 0.3, 0.2), (0.9, -0.2, 0.4, 0.0), (1.3, 0.1, -0.25, -0.5)]
+
+
+def write_wave_frequencies(folder: Path) -> None:
+    (folder / "wave_frequencies.txt").write_text(
+        "0.0 0.0 0.0\n" + "".join(f"{w} {re} {im} {b}\n" for w, re, im, b in WAVES))
+
+
+def test_wave_components_keep_moordyns_elevation(write):
+    """WaveKin 7: wave_frequencies.txt (omega [rad/s], complex amplitude, direction [rad])
+    to our components a cos(k.x - w t + phase): the elevation of MoorDyn's own sum
+    (SpectrumKin.cpp, written out here) at any point and time."""
+    path = write(options="1e-3 dtM\n50 WtrDpth\n7 WaveKin")
+    write_wave_frequencies(path.parent)
+    case = moordyn_to_case(path, duration=1.0)
+    waves = case["environment"]["waves"]
+    assert waves["type"] == "components" and waves["stretching"] == "wheeler"
+    assert waves["depth"] == 50.0
+    c = waves["components"]
+    assert len(c["frequency"]) == 3  # the omega = 0 row carries nothing
+    from scipy.optimize import brentq
+
+    g = MOORDYN_GRAVITY
+    for x, y, t in ((0.0, 0.0, 0.0), (7.0, 3.0, 0.5), (-20.0, 11.0, 13.7)):
+        ours = 0.0
+        for f, a, ph, dr in zip(c["frequency"], c["amplitude"], c["phase_deg"],
+                                c["direction_deg"], strict=True):
+            w = 2 * math.pi * f
+            k = brentq(lambda k, w=w: g * k * math.tanh(k * 50.0) - w * w, 1e-9, 1e3)
+            d = x * math.cos(math.radians(dr)) + y * math.sin(math.radians(dr))
+            ours += a * math.cos(k * d - w * t + math.radians(ph))
+        assert ours == pytest.approx(_moordyn_eta(WAVES, 50.0, g, x, y, t), abs=1e-12)
+    load_case(case)
+
+
+def test_wave_components_bad_rows(write):
+    path = write(options="1e-3 dtM\n50 WtrDpth\n7 WaveKin")
+    (path.parent / "wave_frequencies.txt").write_text("0.0 0.0 0.1\n0.5 1 0\n")
+    assert "wave_frequencies.txt:1: wave components: omega = 0 with an imaginary part" in (
+        error_of(path))
+    (path.parent / "wave_frequencies.txt").write_text("0.5 1 0 45\n")
+    assert "wave_frequencies.txt:1: wave components: beta = 45 must be in radians" in (
+        error_of(path))
+
+
+def test_seafloor_file_is_a_bathymetry_table(write):
+    """SeafloorFile: nx ny, the x ticks, the y ticks, then x y z rows (MoorDyn docs)."""
+    path = write(options="1e-3 dtM\n100 WtrDpth\nbathy.txt SeafloorFile")
+    (path.parent / "bathy.txt").write_text(
+        "2 3\n-50 50\n-10 0 10\n-50 -10 -90\n-50 0 -95\n-50 10 -99\n"
+        "50 -10 -110\n50 0 -112\n50 10 -120\n")
+    bed = moordyn_to_case(path, duration=1.0)["environment"]["seabed"]
+    assert "z" not in bed
+    assert bed["bathymetry"] == {"x": [-50.0] * 3 + [50.0] * 3, "y": [-10.0, 0.0, 10.0] * 2,
+                                 "z": [-90.0, -95.0, -99.0, -110.0, -112.0, -120.0]}
+    (path.parent / "bathy.txt").write_text("2 2\n-50 50\n-10 10\n-50 -10 -90\n-50 10 -95\n"
+                                           "50 -10 -110\n")
+    assert "bathy.txt: seafloor: no row for the grid point (50, 10)" in error_of(path)
+
+
+def test_ei_maps_to_lumped_mass_bending(write):
+    """A line type's EI is our tether.EI with model.bending (no longer dropped); the
+    equilibrium start is the bent model's own (statics), so it stays put."""
+    path = write(types="rope 0.02 0.5 5e4 -0.8 2.0 1.2 1.0 0.2 0.3",
+                 points="1 Fixed 0 0 -40 0 0 0 0\n2 Fixed 15 0 -30 0 0 0 0",
+                 lines="1 rope 1 2 25 10 -")
+    case = moordyn_to_case(path, duration=0.3)
+    assert case["tether"]["EI"] == 2.0 and case["model"]["bending"] is True
+    ds = simulate(case, progress=False)
+    pts = np.array(case["initial"]["points"])
+    assert np.abs(ds.position.values - pts).max() < 1e-6 * 25.0
+
+
+def test_line_resting_on_the_seabed(write):
+    """A chain from an anchor on the seabed to a fairlead starts on the elastic catenary
+    with a grounded part (Jonkman 2007, no friction), its grounded nodes sunk by
+    w / (kBot d) (the contact pressure carrying the wet weight). Checked against the
+    inextensible closed form (suspended length sqrt(h (h + 2a)), a = H / w) for the
+    touchdown, and against the model: the lumped line with seabed contact barely moves."""
+    path = write(types="chain 0.1 20.0 1e8 -0.8 0 1.2 1.0 0.4 0.5",
+                 points="1 Anchor 0 0 -50 0 0 0 0\n2 Fixed 120 0 -5 0 0 0 0",
+                 lines="1 chain 1 2 150 50 -", options="5e-4 dtM\n50 WtrDpth")
+    case = moordyn_to_case(path, duration=1.0, output_interval=0.01)
+    pts = np.array(case["initial"]["points"])
+    w = (20.0 - 1025.0 * math.pi * 0.05**2) * MOORDYN_GRAVITY  # wet weight [N/m]
+    sink = w / (3e6 * 0.1)
+    grounded = pts[:, 2] < -50.0 + 0.5 * sink
+    assert grounded[:10].all() and not grounded[-10:].any()
+    assert pts[0, 2] == -50.0  # the anchor stays where the deck puts it
+    assert np.abs(pts[1:][grounded[1:], 2] + 50.0 + sink).max() < 1e-12
+    from scipy.optimize import brentq
+
+    h, L, X = 45.0, 150.0, 120.0
+
+    def miss(a: float) -> float:
+        Ls = math.sqrt(h * (h + 2 * a))
+        return (L - Ls) + a * math.asinh(Ls / a) - X
+
+    a = brentq(miss, 1.0, 1e4)
+    Lg = L - math.sqrt(h * (h + 2 * a))
+    s_td = np.linspace(0.0, L, 51)[np.flatnonzero(grounded)[-1]]
+    assert abs(s_td - Lg) < L / 50  # within an element of the inextensible closed form
+    # the lumped line with contact: within 5 cm (measured 3.6 cm, the O(1/N^2) gap between
+    # the continuous and the lumped catenary) and the fairlead force of the closed form,
+    # T_F = w (a + h), within 2 % (measured 0.7 % at t = 1 s)
+    ds = simulate(case, progress=False)
+    assert np.abs(ds.position.values - pts).max() < 0.05
+    assert ds.grounded.values[-1, 1:6].all() and not ds.grounded.values[-1, -5:].any()
+    T_F = np.linalg.norm(ds.end_force.values[-10:], axis=1).mean()
+    assert T_F == pytest.approx(w * (a + h), rel=0.02)
+
+
+def test_fairlead_above_the_surface(write):
+    """MoorDyn's surface is z = 0: a fairlead above it is allowed now; the part above the
+    water weighs its weight in air (no buoyancy) in the equilibrium start."""
+    path = write(points="1 Fixed 0 0 -30 0 0 0 0\n2 Vessel 20 0 4 0 0 0 0",
+                 lines="1 rope 1 2 45 15 -")
+    case = moordyn_to_case(path, duration=0.3)
+    pts = np.array(case["initial"]["points"])
+    assert pts[:, 2].max() > 0.0
+    ds = simulate(case, progress=False)
+    assert np.abs(ds.position.values - pts).max() < 1e-6 * 45.0
+
+
+def test_waves_and_current_against_moordyn(write):
+    """The mapped waves and current profile are MoorDyn's: elevation, flow velocity and
+    acceleration from our sea kernel (fluid_at) against MoorDyn 2.7.2's GetWavesKin at the
+    same points and times."""
+    md = pytest.importorskip("moordyn")
+    from tetherdyn.sea import fluid_at, sea_arrays
+
+    path = write(points="1 Fixed 0 0 -30 0 0 0 0\n2 Fixed 0 0 -5 0 0 0 0",
+                 lines="1 rope 1 2 25 5 -",
+                 options="1e-3 dtM\n50 WtrDpth\n7 WaveKin\n1 Currents\n0 TmaxIC\n"
+                         "1 disableOutput\n1 disableOutTime")
+    write_wave_frequencies(path.parent)
+    (path.parent / "current_profile.txt").write_text(
+        "--- currents ---\nz ux uy uz\n(m) (m/s) (m/s) (m/s)\n-40 0.2 0.1 0\n-10 0.5 0 0\n"
+        "0 0.8 -0.1 0\n")
+    raw = moordyn_to_case(path, duration=1.0, initial="straight")
+    raw["environment"]["waves"]["grid"] = "none"  # the mapping itself: direct sums
+    case = load_case(raw)
+    arr = sea_arrays(case.environment, np.zeros((6, 3)), 6)
+    points = [(7.0, 3.0, -2.0), (-4.0, 0.0, -12.0), (0.0, 1.0, -30.0)]
+    cwd = os.getcwd()
+    os.chdir(path.parent)
+    try:
+        system = md.Create(str(path))
+        md.Init_NoIC(system, [], [])
+        waves = md.GetWaves(system)
+        t = 0.0
+        out = np.zeros(8)
+        for n_steps in (0, 500):
+            for _ in range(n_steps):
+                md.Step(system, [], [], t, 1e-3)
+                t += 1e-3
+            for x, y, z in points:
+                u, ud, zeta, _ = md.GetWavesKin(waves, x, y, z, None)
+                fluid_at(arr["sea_par"], arr["sea_current"], arr["sea_wind"],
+                         arr["sea_waves"], arr["sea_grid"], t, x, y, z, out)
+                assert out[7] == pytest.approx(zeta, abs=1e-9)
+                assert out[1:4] == pytest.approx(u, abs=1e-9)
+                assert out[4:7] == pytest.approx(ud, abs=1e-9)
+        md.Close(system)
+    finally:
+        os.chdir(cwd)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from pathlib import Path
 
 import numpy as np
@@ -289,3 +290,162 @@ def test_animate_mp4(tmp_path: Path) -> None:
 def test_animate_bad_suffix(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"\.gif or \.mp4"):
         animate_results(pendulum_dataset("x"), tmp_path / "anim.avi")
+
+
+# -- the sea: water level, instantaneous surface, seabed ------------------------------------
+
+SEA_YAML = """\
+name: pendulum in the sea
+environment:
+  fluid_density: 1025.0
+  water_level: -2.0
+  seabed: {z: -12.0, stiffness: 3.0e6}
+"""
+
+
+def sea_dataset() -> xr.Dataset:
+    """The pendulum under a water level at z = -2 with a flat seabed at z = -12 and a
+    travelling surface elevation at the nodes."""
+    ds = pendulum_dataset("x")
+    x = ds["position"].values[..., 0]
+    t = ds["time"].values[:, None]
+    eta = 0.5 * np.cos(0.8 * x - 1.3 * t)
+    ds["surface_elevation"] = (("time", "node"), eta, {"units": "m"})
+    ds.attrs["case"] = SEA_YAML
+    return ds
+
+
+def gid_lines(ax, prefix: str) -> dict[str, object]:
+    return {ln.get_gid(): ln for ln in ax.get_lines()
+            if ln.get_gid() and ln.get_gid().startswith(prefix)}
+
+
+def test_profile_draws_water_level_surface_and_seabed() -> None:
+    ds = sea_dataset()
+    fig = plot_results(ds, n_snapshots=4)
+    ax = fig.axes[0]
+    level = gid_lines(ax, "sea:level")["sea:level"]
+    assert np.allclose(level.get_ydata(), -2.0)
+    bed = gid_lines(ax, "sea:seabed")["sea:seabed"]
+    h = np.asarray(bed.get_xdata())
+    assert np.allclose(bed.get_ydata(), -12.0)
+    lo, hi = ax.get_xlim()
+    assert h.min() <= lo + 1e-9 and h.max() >= hi - 1e-9  # under the whole view
+    assert ax.get_ylim()[0] < -12.0  # the seabed is in view (within a span of the line)
+    # the instantaneous surface of each snapshot: level + eta at the nodes, sorted by x
+    surfaces = gid_lines(ax, "surface:")
+    idx = expected_indices(N_TIME, 4)
+    assert sorted(int(k.split(":")[1]) for k in surfaces) == list(idx)
+    for k in idx:
+        line = surfaces[f"surface:{k}"]
+        x = ds["position"].values[k, :, 0]
+        order = np.argsort(x)
+        np.testing.assert_allclose(line.get_xdata(), x[order])
+        np.testing.assert_allclose(line.get_ydata(),
+                                   -2.0 + ds["surface_elevation"].values[k][order])
+    labels = ax.get_legend_handles_labels()[1]
+    assert "calm water level" in labels and "seabed" in labels
+
+
+def test_no_sea_no_scenery() -> None:
+    ax = plot_results(pendulum_dataset("x")).axes[0]
+    assert not gid_lines(ax, "sea:") and not gid_lines(ax, "surface:")
+
+
+def test_a_deep_seabed_stays_out_of_view() -> None:
+    ds = sea_dataset()
+    ds.attrs["case"] = SEA_YAML.replace("z: -12.0", "z: -500.0")
+    ax = plot_results(ds).axes[0]
+    assert ax.get_ylim()[0] > -30.0
+
+
+def test_animation_draws_the_sea(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every frame shows the seabed, the calm level and that frame's surface."""
+    seen = []
+    original = animation.PillowWriter.grab_frame
+
+    def grab(self, **kw):
+        ax = self.fig.axes[0]
+        surface = gid_lines(ax, "surface")["surface"]
+        seen.append((np.asarray(surface.get_xdata()).copy(),
+                     np.asarray(surface.get_ydata()).copy(),
+                     bool(gid_lines(ax, "sea:seabed")), bool(gid_lines(ax, "sea:level"))))
+        return original(self, **kw)
+
+    monkeypatch.setattr(animation.PillowWriter, "grab_frame", grab)
+    ds = sea_dataset()
+    animate_results(ds, tmp_path / "sea.gif", max_frames=5)
+    frames = snapshot_indices(N_TIME, 5)
+    assert len(seen) == len(frames)
+    for (h, z, bed, level), k in zip(seen, frames, strict=True):
+        x = ds["position"].values[k, :, 0]
+        order = np.argsort(x)
+        np.testing.assert_allclose(h, x[order])
+        np.testing.assert_allclose(z, -2.0 + ds["surface_elevation"].values[k][order])
+        assert bed and level
+
+
+def test_sloped_and_gridded_seabed_sections(tmp_path: Path) -> None:
+    """A sloped plane and a bathymetry grid come from the case through the sea kernels:
+    the drawn section is z0 + tan(slope) x along the plotted x (plane through the line),
+    and the grid's bilinear surface along y = the line's mean y."""
+    from tetherdyn.simulate import simulate
+
+    case = {
+        "name": "line over a slope",
+        "tether": {"length": 4.0, "diameter": 0.01, "mass_per_length": 0.5, "EA": 1.0e4},
+        "model": {"type": "lumped_mass", "elements": 4},
+        "environment": {"fluid_density": 1025.0, "water_level": 0.0,
+                        "seabed": {"z": -6.0, "slope_deg": 10.0}},
+        "start": {"type": "fixed", "position": [0.0, 0.0, -1.0]},
+        "initial": {"direction": [0.6, 0.0, -0.8]},
+        "solver": {"method": "rk4", "dt": 1e-3, "duration": 0.05, "output_interval": 0.01},
+    }
+    ds = simulate(case, progress=False)
+    bed = gid_lines(plot_results(ds).axes[0], "sea:seabed")["sea:seabed"]
+    x = np.asarray(bed.get_xdata())
+    np.testing.assert_allclose(bed.get_ydata(), -6.0 + math.tan(math.radians(10.0)) * x,
+                               atol=1e-12)
+    xs, ys = [-10.0, 0.0, 10.0], [-5.0, 5.0]
+    z = {(-10.0, -5.0): -7.0, (-10.0, 5.0): -9.0, (0.0, -5.0): -6.0, (0.0, 5.0): -8.0,
+         (10.0, -5.0): -5.0, (10.0, 5.0): -5.0}
+    grid = tmp_path / "bed.csv"
+    grid.write_text("x,y,z\n" + "".join(f"{a},{b},{z[a, b]}\n" for a in xs for b in ys))
+    case["environment"]["seabed"] = {"bathymetry": str(grid)}
+    ds = simulate(case, progress=False)
+    bed = gid_lines(plot_results(ds).axes[0], "sea:seabed")["sea:seabed"]
+    x = np.asarray(bed.get_xdata())
+    y = float(np.mean(ds.position.values[..., 1]))
+    v = (y + 5.0) / 10.0  # bilinear: linear in y between the two rows, then in x
+    row = [(1 - v) * z[a, -5.0] + v * z[a, 5.0] for a in xs]
+    np.testing.assert_allclose(bed.get_ydata(), np.interp(x, xs, row), atol=1e-12)
+
+
+def test_wave_surface_across_the_view() -> None:
+    """With waves in the case the surface is drawn across the whole view, from the sea
+    kernels: the Airy closed form level + H/2 cos(k x - w t), deep water k = w^2 / g."""
+    from tetherdyn.simulate import simulate
+
+    case = {
+        "name": "line under a wave",
+        "tether": {"length": 4.0, "diameter": 0.01, "mass_per_length": 0.5, "EA": 1.0e4},
+        "model": {"type": "lumped_mass", "elements": 4},
+        "environment": {"fluid_density": 1025.0, "water_level": 1.0,
+                        "waves": {"type": "airy", "height": 0.4, "period": 3.0}},
+        "start": {"type": "fixed", "position": [0.0, 0.0, 0.0]},
+        "initial": {"direction": [0.6, 0.0, -0.8]},
+        "solver": {"method": "rk4", "dt": 1e-3, "duration": 0.3, "output_interval": 0.1},
+    }
+    ds = simulate(case, progress=False)
+    ax = plot_results(ds, n_snapshots=4).axes[0]
+    lines = gid_lines(ax, "surface:")
+    assert sorted(int(k.split(":")[1]) for k in lines) == [0, 1, 2, 3]
+    w = 2 * math.pi / 3.0
+    k = w * w / 9.81
+    for idx, line in lines.items():
+        t = float(ds.time.values[int(idx.split(":")[1])])
+        x = np.asarray(line.get_xdata())
+        lo, hi = ax.get_xlim()
+        assert x.min() <= lo + 1e-9 and x.max() >= hi - 1e-9  # across the view
+        np.testing.assert_allclose(line.get_ydata(), 1.0 + 0.2 * np.cos(k * x - w * t),
+                                   atol=1e-9)

@@ -105,11 +105,60 @@ def _cmd_check(args: argparse.Namespace) -> int:
           f"solver.dt = {s.dt:g} s" + ("  <-- above the limit" if
                                       case.method == "rk4" and s.dt > dt_crit else "")
           + ("  (generalized_alpha is implicit: no such limit)" if implicit else ""))
+    _print_sea(case, dt_crit)
     n_out = output_times(s.duration, s.output_interval).size
     fixed = case.method == "rk4" or (implicit and not s.adaptive)
     print(f"run         : {s.duration:g} s, {n_out} outputs every {s.output_interval:g} s"
           + (f", {int(round(s.duration / s.dt))} steps" if fixed else ""))
     return 0
+
+
+def _print_sea(case: Case, dt_crit: float) -> None:
+    """The initial shape against the water level and the seabed (estimates.sea_estimate)."""
+    from .estimates import sea_estimate
+
+    env = case.environment
+    if getattr(env, "water_level", None) is None and getattr(env, "seabed", None) is None:
+        return
+    sea = sea_estimate(case)
+    L = case.tether.length
+    if sea.submerged_length is not None:
+        print(f"submerged   : {sea.submerged_length:.6g} m of {L:g} m below the water level "
+              f"z = {env.water_level:g} m (initial shape)")
+    if sea.bed_clearance is None:
+        return
+    if sea.touchdown_point is None:
+        print(f"touchdown   : none (the initial shape clears the seabed by "
+              f"{sea.bed_clearance:.4g} m)")
+    else:
+        x, y, z = sea.touchdown_point
+        print(f"touchdown   : at s = {sea.touchdown_arc:.6g} m, ({x:.6g}, {y:.6g}, {z:.6g}) m; "
+              f"{sea.grounded_length:.6g} m on the seabed (initial shape)")
+    from .models.base import rk4_critical_step
+
+    seabed_dt = rk4_critical_step(sea.seabed_omega, sea.seabed_zeta)
+    print(f"seabed dt   : {seabed_dt:.4g} s for explicit RK4 at a node resting on the "
+          f"seabed (contact {sea.seabed_omega:.6g} rad/s, damping ratio {sea.seabed_zeta:.3g}"
+          ": kBot d, cBot d on the tether's mass per metre)")
+    without = _critical_dt_without_seabed(case)
+    if without is not None:
+        drop = 100.0 * (1.0 - dt_crit / without)
+        print(f"{'':12s}  the critical dt is {without:.4g} s without the seabed: "
+              + (f"the seabed lowers it by {drop:.3g} %" if drop > 1e-6 else
+                 "the seabed does not change it"))
+
+
+def _critical_dt_without_seabed(case: Case) -> float | None:
+    """The formulation's RK4 limit [s] for the same case with no seabed (None when the
+    model offers no such bound)."""
+    from .models import build_model
+
+    raw = case.to_dict()
+    raw["environment"].pop("seabed", None)
+    try:
+        return build_model(load_case(raw, base_dir=case.base_dir)).critical_time_step()[0]
+    except (NotImplementedError, CaseError):
+        return None
 
 
 # -- run / plot / animate -------------------------------------------------------------------

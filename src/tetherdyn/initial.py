@@ -68,7 +68,8 @@ def initial_nodes(case: Case, arc_length: np.ndarray) -> tuple[np.ndarray, np.nd
         if start is None and end is not None:
             pos = end[0][None, :] - ((1.0 - frac) * L)[:, None] * d[None, :]
         else:
-            origin = case.start_position
+            # a held start (fixed, prescribed, winch) where it is at t = 0
+            origin = case.start_position if start is None else start[0]
             pos = origin[None, :] + (frac * L)[:, None] * d[None, :]
     vel = np.tile(np.asarray(ini.velocity, dtype=float), (len(frac), 1))
     omega = np.asarray(ini.angular_velocity, dtype=float)

@@ -2,7 +2,7 @@
 
 MoorDyn (Hall & Goupee 2015; MoorDyn-C 2.7.2 is the reference here) describes a mooring
 system in a plain-text file split into sections by header lines that contain ``---`` and a
-key phrase.  This module reads the sections a single suspended line needs -- LINE TYPES,
+key phrase.  This module reads the sections a single line needs -- LINE TYPES,
 POINTS, LINES, OPTIONS -- and turns every line into a case dict for our lumped-mass model,
 which is MoorDyn's own discretisation (seed 004 §2.2: N segments, half of each segment's
 mass, buoyancy and added mass lumped on its two nodes, a tension-only Voigt element).
@@ -17,6 +17,7 @@ Public functions: :func:`parse_moordyn_file` (the deck as data), :func:`read_moo
 
 from __future__ import annotations
 
+import copy
 import math
 import warnings
 from dataclasses import dataclass, field
@@ -80,8 +81,26 @@ _FREE = ("FREE", "CONNECT", "CON", "POINT")
 _IGNORED_OPTIONS = {
     "writeLog", "disableOutput", "disableOutTime", "WriteUnits", "dtIC", "ICdt",
     "TmaxIC", "ICTmax", "CdScaleIC", "ICDfac", "threshIC", "ICthresh", "ICgenDynamic",
-    "kBot", "kb", "cBot", "cb", "FrictionCoefficient", "FricDamp", "StatDynFricScale",
-    "dtWave", "UnifyCurrentGrid", "waveKin_rampT", "Echo",
+    "UnifyCurrentGrid", "Echo",
+}
+#: MoorDyn-C 2.7.2 defaults of the seabed options (MoorDyn docs, inputs: Options)
+MOORDYN_KBOT = 3.0e6  # [Pa/m]
+MOORDYN_CBOT = 3.0e5  # [Pa s/m]
+#: the MoorDyn-C input files WaveKin / Currents read from the deck's folder (MoorDyn docs,
+#: water kinematics)
+WAVE_FREQUENCIES_FILE = "wave_frequencies.txt"
+CURRENT_PROFILE_FILE = "current_profile.txt"
+# WaveKin / Currents modes we cannot map, and why (MoorDyn docs, water kinematics)
+_WAVEKIN_REFUSED = {
+    1: "externally driven wave kinematics (set through MoorDyn's API at run time)",
+    2: "an FFT wave grid (MoorDyn interpolates its spectrum and the grid linearly); give "
+       "the same wave_frequencies.txt with WaveKin 7 (component summing), which tetherdyn "
+       "maps exactly",
+    3: "a wave grid from a measured elevation time series (wave_elevation.txt)",
+}
+_CURRENTS_REFUSED = {
+    2: "a dynamic (time-varying) current profile",
+    5: "a 4D current grid",
 }
 
 
@@ -191,6 +210,23 @@ class MoorDynDeck:
         depth = float(self.option(("WtrDpth",), 0.0))
         lowest = min((p.r[2] for p in self.points.values()), default=0.0)
         return min(-depth, lowest)
+
+    @property
+    def seabed_stiffness(self) -> float:
+        """MoorDyn's kBot [Pa/m]: contact pressure per unit penetration."""
+        return float(self.option(("kBot", "kb"), MOORDYN_KBOT))
+
+    @property
+    def seabed_damping(self) -> float:
+        """MoorDyn's cBot [Pa s/m]."""
+        return float(self.option(("cBot", "cb"), MOORDYN_CBOT))
+
+    @property
+    def friction(self) -> tuple[float, float]:
+        """Seabed friction coefficients (axial, lateral): MoorDyn-C's FrictionCoefficient
+        for both, or MoorDyn-F's MU_KA / MU_KT where given."""
+        mu = float(self.option(("FrictionCoefficient",), 0.0))
+        return (float(self.option(("MU_KA",), mu)), float(self.option(("MU_KT",), mu)))
 
     def _where(self, lineno: int, section: str, msg: str) -> str:
         return f"{self.path.name}:{lineno}: {section}: {msg}"
@@ -460,32 +496,211 @@ def _check_options(deck: MoorDynDeck) -> None:
     """Refuse options that change the physics in a way we cannot represent."""
     name = deck.path.name
     known = {"dtM", "DT", "tScheme", "g", "gravity", "WtrDnsty", "rho", "Rho", "rhoW",
-             "WtrDpth", "WaveKin", "Currents", "SeafloorFile", "dtOut", "CFL"}
+             "WtrDpth", "WaveKin", "Currents", "SeafloorFile", "dtOut", "CFL", "kBot", "kb",
+             "cBot", "cb", "FrictionCoefficient", "FricDamp", "StatDynFricScale", "MU_KA",
+             "MU_KT", "MC", "CV", "dtWave", "waveKin_rampT"}
     for opt, (text, lineno) in deck.options.items():
         where = f"{name}:{lineno}: OPTIONS: {opt} = {text}"
-        if opt in ("WaveKin", "Currents"):
-            if deck.option((opt,), 0.0) != 0.0:
-                what = "waves" if opt == "WaveKin" else "current fields"
-                raise CaseError(f"{where}: {what} are not supported (tetherdyn has a uniform "
-                                "current only; set it to 0)")
-        elif opt == "SeafloorFile":
-            raise CaseError(f"{where}: bathymetry is not supported (tetherdyn has no seabed)")
+        if opt == "WaveKin":
+            mode = deck.option((opt,), 0.0)
+            if mode != 0.0 and mode != 7.0:
+                what = _WAVEKIN_REFUSED.get(int(mode), "not a MoorDyn-C wave mode")
+                raise CaseError(f"{where}: {what} is not supported (tetherdyn maps WaveKin 0, "
+                                f"no waves, and 7, the components of {WAVE_FREQUENCIES_FILE})")
+        elif opt == "Currents":
+            mode = deck.option((opt,), 0.0)
+            if mode != 0.0 and mode != 1.0:
+                what = _CURRENTS_REFUSED.get(int(mode), "not a MoorDyn-C current mode")
+                raise CaseError(f"{where}: {what} is not supported (tetherdyn maps Currents "
+                                f"0, none, and 1, the steady profile of "
+                                f"{CURRENT_PROFILE_FILE})")
+        elif opt == "WaterKin":
+            raise CaseError(f"{where}: MoorDyn-F's water kinematics file is not read (give "
+                            "MoorDyn-C's WaveKin 7 / Currents 1 inputs)")
         elif opt == "tScheme" and text.upper() != "RK4":
             deck.warnings.append(f"{where}: tetherdyn integrates with rk4 (MoorDyn would use "
                                  f"{text})")
         elif opt == "CFL" and ("dtM" in deck.options or "DT" in deck.options):
             deck.warnings.append(f"{where}: ignored; the step is dtM (MoorDyn-C would take "
                                  "the smaller of dtM and the CFL step)")
+        elif opt in ("FricDamp", "CV") and deck.friction != (0.0, 0.0):
+            # MoorDyn Line.cpp: friction = min(CV |v| mu N, mu N), a saturated viscous law
+            deck.warnings.append(
+                f"{where}: not used: MoorDyn's seabed friction is saturated viscous (it "
+                "ramps up with the sliding speed, slope FricDamp, so a line at rest on a "
+                "slope creeps); tetherdyn's is Coulomb with a stick phase (seabed.friction)")
+        elif opt in ("StatDynFricScale", "MC") and deck.option((opt,), 1.0) != 1.0:
+            deck.warnings.append(
+                f"{where}: not used: tetherdyn's Coulomb friction has one coefficient for "
+                "sticking and sliding (the dynamic one, FrictionCoefficient / MU_KA / MU_KT)")
+        elif opt == "waveKin_rampT" and deck.option((opt,), 0.0) != 0.0 and (
+                deck.option(("WaveKin",), 0.0) != 0.0):
+            deck.warnings.append(f"{where}: not used: tetherdyn's waves run at full height "
+                                 "from t = 0 (MoorDyn ramps them up over this time)")
         elif opt not in known and opt not in _IGNORED_OPTIONS:
             deck.warnings.append(f"{where}: unknown option, ignored")
     for opt in ("g", "gravity", "WtrDnsty", "rho", "Rho", "rhoW", "WtrDpth", "dtM", "DT",
-                "dtOut"):
+                "dtOut", "kBot", "kb", "cBot", "cb", "FrictionCoefficient", "MU_KA", "MU_KT"):
         if opt in deck.options:
             v = deck.option((opt,), None)
             lineno = deck.options[opt][1]
             if v is not None and (v < 0 or (v == 0 and opt in ("dtM", "DT"))):
                 raise CaseError(f"{name}:{lineno}: OPTIONS: {opt} = {v:g} must be "
                                 f"{'> 0' if opt in ('dtM', 'DT') else '>= 0'}")
+
+
+# --------------------------------------------------------------------------------------
+# Water kinematics and bathymetry input files (MoorDyn docs: water kinematics, seafloor)
+# --------------------------------------------------------------------------------------
+
+
+def _data_rows(path: Path, skip: int = 0) -> list[tuple[int, list[str]]]:
+    """(1-based line number, fields) of the non-blank rows after ``skip`` header lines."""
+    rows = []
+    for k, raw in enumerate(path.read_text(errors="replace").splitlines(), start=1):
+        if k <= skip:
+            continue
+        fields = _strip_comment(raw).replace(",", " ").split()
+        if fields:
+            rows.append((k, fields))
+    return rows
+
+
+def _floats(path: Path, lineno: int, fields: list[str], what: str) -> list[float]:
+    try:
+        values = [float(f) for f in fields]
+    except ValueError:
+        raise CaseError(f"{path.name}:{lineno}: {what}: {' '.join(fields)!r} are not "
+                        "numbers") from None
+    if not all(math.isfinite(v) for v in values):
+        raise CaseError(f"{path.name}:{lineno}: {what}: values must be finite")
+    return values
+
+
+def _input_file(deck: MoorDynDeck, file_name: str, option: str) -> Path:
+    path = deck.path.parent / file_name
+    if not path.is_file():
+        text, lineno = deck.options[option]
+        raise CaseError(f"{deck.path.name}:{lineno}: OPTIONS: {option} = {text} needs the "
+                        f"file {file_name} next to the deck (not found: {path})")
+    return path
+
+
+def read_current_profile(path: str | Path) -> dict[str, list[float]]:
+    """MoorDyn-C's steady current profile (``Currents 1``) as a case ``current`` table.
+
+    The file: three header lines, then rows ``z ux uy uz`` [m, m/s] (MoorDyn docs, water
+    kinematics, Currents = 1: linear between the rows, the nearest row beyond them -- our
+    profile's rule too). Returns ``{z: [...], x: [...], y: [...]}`` with z increasing.
+    A vertical component tetherdyn's profile does not carry is refused.
+    """
+    path = Path(path)
+    rows = _data_rows(path, skip=3)
+    if not rows:
+        raise CaseError(f"{path.name}: no profile rows after the three header lines")
+    table = []
+    for lineno, fields in rows:
+        if len(fields) not in (2, 3, 4):
+            raise CaseError(f"{path.name}:{lineno}: current profile: expected 'z ux uy uz', "
+                            f"got {len(fields)} columns")
+        v = _floats(path, lineno, fields, "current profile") + [0.0] * (4 - len(fields))
+        if v[3] != 0.0:
+            raise CaseError(f"{path.name}:{lineno}: current profile: uz = {v[3]:g}: a "
+                            "vertical current is not supported (tetherdyn's profile is "
+                            "horizontal)")
+        table.append(v)
+    table.sort(key=lambda r: r[0])
+    zs = [r[0] for r in table]
+    if any(b <= a for a, b in zip(zs, zs[1:], strict=False)):
+        raise CaseError(f"{path.name}: current profile: two rows at the same z")
+    return {"z": zs, "x": [r[1] for r in table], "y": [r[2] for r in table]}
+
+
+def read_wave_frequencies(path: str | Path) -> dict[str, list[float]]:
+    """MoorDyn-C's wave components (``WaveKin 7``) as a case ``waves.components`` table.
+
+    Rows ``omega re im [beta]``: angular frequency [rad/s], the complex amplitude [m] and
+    the direction [rad]. MoorDyn sums ``|A| sin(omega t - k (x cos(beta) + y sin(beta)) +
+    arg A)`` (MoorDyn-C SpectrumKin); our components are ``a cos(k.x - omega t + phase)``,
+    so ``a = |A|``, ``phase = 90 deg - arg A``, ``frequency = omega / 2 pi`` [Hz],
+    ``direction_deg = beta``. A row at omega = 0 carries no motion; with a non-zero
+    imaginary part it would lift the mean level and is refused.
+    """
+    path = Path(path)
+    rows = _data_rows(path)
+    freq, amp, phase, direction = [], [], [], []
+    for lineno, fields in rows:
+        if len(fields) not in (3, 4):
+            raise CaseError(f"{path.name}:{lineno}: wave components: expected 'omega re im "
+                            f"[beta]', got {len(fields)} columns")
+        v = _floats(path, lineno, fields, "wave components")
+        omega, re, im = v[:3]
+        beta = v[3] if len(v) == 4 else 0.0
+        if omega < 0:
+            raise CaseError(f"{path.name}:{lineno}: wave components: omega = {omega:g} "
+                            "must be >= 0")
+        if abs(beta) > 2 * math.pi:
+            raise CaseError(f"{path.name}:{lineno}: wave components: beta = {beta:g} must "
+                            "be in radians, within +-2 pi")
+        if omega == 0.0:
+            if im != 0.0:
+                raise CaseError(f"{path.name}:{lineno}: wave components: omega = 0 with an "
+                                f"imaginary part {im:g} lifts the mean water level (not "
+                                "supported)")
+            continue
+        a = math.hypot(re, im)
+        if a == 0.0:
+            continue
+        freq.append(omega / (2 * math.pi))
+        amp.append(a)
+        phase.append(90.0 - math.degrees(math.atan2(im, re)))
+        direction.append(math.degrees(beta))
+    if not freq:
+        raise CaseError(f"{path.name}: no wave component with a non-zero amplitude")
+    return {"frequency": freq, "amplitude": amp, "phase_deg": phase,
+            "direction_deg": direction}
+
+
+def read_seafloor_file(path: str | Path) -> dict[str, list[float]]:
+    """MoorDyn-C's bathymetry file (``SeafloorFile``) as columns x, y, z [m].
+
+    Line 1 ``nx ny``, line 2 the x ticks, line 3 the y ticks, then rows ``x y z`` on the
+    grid (MoorDyn docs, seafloor file; MoorDyn-C Seafloor.cpp reads the third column as the
+    seabed's z, negative below the surface). Every grid point must be given once.
+    """
+    path = Path(path)
+    rows = _data_rows(path)
+    if len(rows) < 4:
+        raise CaseError(f"{path.name}: a seafloor file needs 'nx ny', the x ticks, the y "
+                        "ticks and at least one 'x y z' row")
+    (l0, f0), (l1, f1), (l2, f2) = rows[:3]
+    n = _floats(path, l0, f0, "grid size")
+    if len(n) != 2 or not all(v.is_integer() and v >= 2 for v in n):
+        raise CaseError(f"{path.name}:{l0}: grid size: expected 'nx ny', integers >= 2")
+    nx, ny = int(n[0]), int(n[1])
+    xs = _floats(path, l1, f1, "x ticks")
+    ys = _floats(path, l2, f2, "y ticks")
+    for ticks, count, lineno, axis in ((xs, nx, l1, "x"), (ys, ny, l2, "y")):
+        if len(ticks) != count:
+            raise CaseError(f"{path.name}:{lineno}: {axis} ticks: {count} values expected, "
+                            f"got {len(ticks)}")
+        if any(b <= a for a, b in zip(ticks, ticks[1:], strict=False)):
+            raise CaseError(f"{path.name}:{lineno}: {axis} ticks must increase")
+    z = np.full((nx, ny), np.nan)
+    for lineno, fields in rows[3:]:
+        v = _floats(path, lineno, fields, "seafloor row")
+        if len(v) != 3:
+            raise CaseError(f"{path.name}:{lineno}: seafloor row: expected 'x y z'")
+        if v[0] not in xs or v[1] not in ys:
+            raise CaseError(f"{path.name}:{lineno}: seafloor row: ({v[0]:g}, {v[1]:g}) is not "
+                            "a grid point")
+        z[xs.index(v[0]), ys.index(v[1])] = v[2]
+    if np.isnan(z).any():
+        i, j = np.argwhere(np.isnan(z))[0]
+        raise CaseError(f"{path.name}: seafloor: no row for the grid point ({xs[i]:g}, "
+                        f"{ys[j]:g})")
+    gx, gy = np.meshgrid(xs, ys, indexing="ij")
+    return {"x": gx.ravel().tolist(), "y": gy.ravel().tolist(), "z": z.ravel().tolist()}
 
 
 # --------------------------------------------------------------------------------------
@@ -664,10 +879,6 @@ def _line_case(deck: MoorDynDeck, line: Line, *, duration: float | None, dt: flo
             except ValueError as exc:
                 raise CaseError(f"motions[{p.id}]: {exc}") from None
             r = traj.evaluate(0.0)[0]
-            ts = np.concatenate([traj.breaks, 0.5 * (traj.breaks[1:] + traj.breaks[:-1])])
-            if rho > 0 and max(traj.evaluate(float(t))[0][2] for t in ts) > 0.0:
-                raise CaseError(f"motions[{p.id}]: the point rises above the free surface "
-                                "z = 0 (MoorDyn lines must stay submerged)")
         pos0[p.id] = r
 
     length = line.length
@@ -678,9 +889,6 @@ def _line_case(deck: MoorDynDeck, line: Line, *, duration: float | None, dt: flo
         axial_damping = -lt.BA * (length / N) * math.sqrt(lt.EA * lt.w)
     else:
         axial_damping = lt.BA
-    if lt.EI > 0:
-        warnings.warn(f"{name}:{lt.lineno}: LINE TYPES row {lt.index}: EI = {lt.EI:g} is not "
-                      "used (lumped_mass has no bending stiffness)", CaseWarning, stacklevel=4)
 
     held = {p.id: p.kind != "free" for p in (pa, pb)}
     start_r = pos0[pa.id] if held[pa.id] else None
@@ -733,20 +941,7 @@ def _line_case(deck: MoorDynDeck, line: Line, *, duration: float | None, dt: flo
         raise CaseError(f"initial: must be 'auto', 'equilibrium' or 'straight', not "
                         f"{initial!r}")
 
-    # validity: submerged (MoorDyn drops buoyancy, drag and added mass above z = 0) and
-    # clear of the seabed (tetherdyn has no seabed contact)
-    if rho > 0 and float(nodes[:, 2].max()) > 1e-9 * length:
-        k = int(np.argmax(nodes[:, 2]))
-        raise CaseError(f"{where}: node {k} starts at z = {nodes[k, 2]:.4g} m, above the free "
-                        "surface z = 0: the line must be fully submerged (MoorDyn drops "
-                        "buoyancy, drag and added mass out of the water)")
-    seabed = deck.seabed_z
-    if float(nodes[:, 2].min()) < seabed - 1e-9 * length:
-        k = int(np.argmin(nodes[:, 2]))
-        raise CaseError(f"{where}: node {k} starts at z = {nodes[k, 2]:.4g} m, below the "
-                        f"seabed z = {seabed:.4g} m (OPTIONS WtrDpth, or the deepest point): "
-                        "tetherdyn has no seabed contact; give a deeper WtrDpth or a "
-                        "suspended line")
+    environment = _environment(deck, g, rho)
 
     dtM = deck.option(("dtM", "DT"), None)
     step = dt if dt is not None else dtM
@@ -779,16 +974,168 @@ def _line_case(deck: MoorDynDeck, line: Line, *, duration: float | None, dt: flo
             "ca_tangential": lt.CaAx,
         },
         "model": {"type": "lumped_mass", "elements": N},
-        "environment": {"gravity": [0.0, 0.0, -g], "fluid_density": rho,
-                        "current": [0.0, 0.0, 0.0]},
+        "environment": environment,
         "start": start,
         "end": end,
         "initial": {"shape": "points", "points": [[float(x) for x in p] for p in nodes]},
         "solver": {"method": "rk4", "dt": float(step), "output_interval": float(output_interval)},
     }
+    if lt.EI > 0:  # MoorDyn's bending stiffness -> our discrete bending (docs/lumped_mass.md)
+        case["tether"]["EI"] = lt.EI
+        case["model"]["bending"] = True
     if duration is not None:
         case["solver"]["duration"] = float(duration)
+    bed = environment["seabed"]
+    low = float(nodes[:, 2].min())
+    if "z" in bed and low < bed["z"] - 1e-9 * length:
+        if initial != "equilibrium":
+            k = int(np.argmin(nodes[:, 2]))
+            raise CaseError(f"{where}: node {k} starts at z = {nodes[k, 2]:.4g} m, below the "
+                            f"seabed z = {bed['z']:.4g} m (OPTIONS WtrDpth, or the deepest "
+                            "point): a straight start through the seabed")
+        case["initial"]["points"] = _grounded_equilibrium(case, nodes, bed["z"], where)
+    elif initial == "equilibrium" and (lt.EI > 0 or float(nodes[:, 2].max()) > 0.0):
+        # the lumped catenary has no bending and buoyancy everywhere: refine it
+        case["initial"]["points"] = _grounded_equilibrium(case, nodes, None, where)
     return case
+
+
+def _environment(deck: MoorDynDeck, g: float, rho: float) -> dict[str, Any]:
+    """The case's environment section: MoorDyn's sea (docs/moordyn_input.md, the sea)."""
+    env: dict[str, Any] = {
+        "gravity": [0.0, 0.0, -g],
+        "fluid_density": rho,
+        "current": [0.0, 0.0, 0.0],
+        # MoorDyn: calm surface at z = 0 and nothing above it (no air loads)
+        "water_level": 0.0,
+        "air_density": 0.0,
+    }
+    seabed: dict[str, Any] = {}
+    if "SeafloorFile" in deck.options:
+        text, _ = deck.options["SeafloorFile"]
+        path = deck.path.parent / text
+        if not path.is_file():
+            raise CaseError(f"{deck.path.name}:{deck.options['SeafloorFile'][1]}: OPTIONS: "
+                            f"SeafloorFile = {text}: file not found ({path})")
+        seabed["bathymetry"] = read_seafloor_file(path)
+    else:
+        seabed["z"] = deck.seabed_z
+    # MoorDyn docs (theory, seabed contact): kBot, cBot per unit penetration and line area
+    seabed["stiffness"] = deck.seabed_stiffness
+    seabed["damping"] = deck.seabed_damping
+    axial, lateral = deck.friction
+    if axial or lateral:
+        seabed["friction"] = {"axial": axial, "lateral": lateral}
+    env["seabed"] = seabed
+    if deck.option(("Currents",), 0.0) == 1.0:
+        env["current"] = read_current_profile(
+            _input_file(deck, CURRENT_PROFILE_FILE, "Currents"))
+    if deck.option(("WaveKin",), 0.0) == 7.0:
+        depth = float(deck.option(("WtrDpth",), 0.0))
+        env["waves"] = {
+            "type": "components",
+            "components": read_wave_frequencies(
+                _input_file(deck, WAVE_FREQUENCIES_FILE, "WaveKin")),
+            "stretching": "wheeler",  # MoorDyn-C SpectrumKin stretches z over the depth
+        }
+        if depth > 0:  # MoorDyn's dispersion uses WtrDpth (not the lowered seabed)
+            env["waves"]["depth"] = depth
+    return env
+
+
+def grounded_catenary(anchor: np.ndarray, fairlead: np.ndarray, *, length: float,
+                      n_elements: int, wet_weight: float, EA: float) -> np.ndarray | None:
+    """Node positions [m] (N+1, 3) of the elastic catenary with a grounded part on a flat
+    frictionless seabed through ``anchor`` (on the bed) up to ``fairlead``, nodes at equal
+    unstretched arc lengths: Jonkman (2007, NREL/TP-500-41958) eqs. (4-3a)-(4-4b) with
+    C_B = 0 -- grounded length L_B = L - V_F / w, horizontal tension H all along.
+    ``wet_weight`` w [N/m] > 0. None when the line is too short to touch the bed (a
+    suspended catenary) or so long that it would lie folded."""
+    from scipy import optimize
+
+    a = np.asarray(anchor, dtype=float)
+    b = np.asarray(fairlead, dtype=float)
+    chord = b - a
+    X = float(np.hypot(chord[0], chord[1]))
+    Z = float(chord[2])
+    L, w = float(length), float(wet_weight)
+    if X <= 0.0 or Z <= 0.0 or w <= 0.0 or L <= Z or L >= X + Z:
+        return None
+
+    def ends(p: np.ndarray) -> np.ndarray:
+        H, V = np.exp(p)  # positive by construction
+        lb = L - V / w
+        x = lb + H / w * np.arcsinh(V / H) + H * L / EA
+        z = H / w * (np.sqrt(1.0 + (V / H) ** 2) - 1.0) + V * V / (2.0 * EA * w)
+        return np.array([(x - X) / L, (z - Z) / L])
+
+    # start: the inextensible solution, H = w c with L - sqrt(Z (Z + 2c)) + c asinh(...) = X
+    def miss(c: float) -> float:
+        ls = math.sqrt(Z * (Z + 2.0 * c))
+        return (L - ls) + c * math.asinh(ls / c) - X
+
+    try:
+        c = optimize.brentq(miss, 1e-9 * L, 1e9 * L)
+    except ValueError:
+        return None
+    v0 = w * math.sqrt(Z * (Z + 2.0 * c))
+    sol = optimize.root(ends, np.log([w * c, v0]), method="hybr", options={"xtol": 1e-14})
+    H, V = np.exp(sol.x)
+    lb = L - V / w
+    if lb <= 0.0 or not np.abs(ends(sol.x)).max() <= 1e-10:
+        return None
+    s = np.linspace(0.0, L, int(n_elements) + 1)
+    sus = np.maximum(s - lb, 0.0)
+    x = np.minimum(s, lb) + H / w * np.arcsinh(w * sus / H) + H * s / EA
+    z = H / w * (np.sqrt(1.0 + (w * sus / H) ** 2) - 1.0) + w * sus**2 / (2.0 * EA)
+    e = np.array([chord[0], chord[1], 0.0]) / X
+    return a[None, :] + x[:, None] * e[None, :] + z[:, None] * np.array([0.0, 0.0, 1.0])
+
+
+def _grounded_equilibrium(case: dict, guess: np.ndarray, bed_z: float | None,
+                          where: str) -> list[list[float]]:
+    """The initial shape of a line that reaches the seabed, or that bends or leaves the
+    water. A line whose lower end lies on a flat seabed starts on the grounded elastic
+    catenary (closed form, :func:`grounded_catenary`; its grounded nodes sunk by the contact
+    penetration w / (kBot d) that carries the wet weight): Newton on the lumped line with
+    contact does not converge from it (measured: residual 659 N after 40 iterations on a
+    50-element chain), so the closed form is the start, O(1/N^2) from the lumped
+    equilibrium. Otherwise the static equilibrium of the mapped case itself
+    (statics.equilibrium: bending and the dry part above the surface included) from the
+    lumped catenary pushed up onto the seabed where it dips below."""
+    from .statics import equilibrium
+
+    q0 = np.array(guess, dtype=float)
+    closed = None
+    env, t = case["environment"], case["tether"]
+    if bed_z is not None:
+        ends = (q0[0], q0[-1]) if q0[0, 2] <= q0[-1, 2] else (q0[-1], q0[0])
+        rho = float(env["fluid_density"])
+        g = -float(env["gravity"][2])
+        w = (t["mass_per_length"] - rho * math.pi * t["diameter"] ** 2 / 4.0) * g
+        if abs(ends[0][2] - bed_z) <= 1e-6 * t["length"] and w > 0:
+            closed = grounded_catenary(ends[0], ends[1], length=t["length"],
+                                       n_elements=case["model"]["elements"], wet_weight=w,
+                                       EA=t["EA"])
+        if closed is not None:
+            sink = w / (env["seabed"]["stiffness"] * t["diameter"])
+            closed[1:-1, 2] -= np.where(closed[1:-1, 2] <= bed_z + 1e-9, sink, 0.0)
+            if q0[0, 2] > q0[-1, 2]:
+                closed = closed[::-1].copy()
+            return [[float(x) for x in p] for p in closed]
+        else:
+            q0[:, 2] = np.maximum(q0[:, 2], bed_z)
+    trial = copy.deepcopy(case)
+    trial["initial"]["points"] = q0.tolist()
+    trial["solver"].setdefault("duration", 1.0)
+    try:
+        eq = equilibrium(load_case(trial), load_steps=1, max_iter=40)
+    except (ValueError, CaseError) as exc:
+        raise CaseError(f"{where}: initial equilibrium: {exc}") from None
+    if eq.converged:
+        return [[float(x) for x in p] for p in eq.positions]
+    raise CaseError(f"{where}: initial equilibrium: Newton did not converge (residual "
+                    f"{eq.residual:.3g} N; use initial='straight')")
 
 
 def read_moordyn_file(

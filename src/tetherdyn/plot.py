@@ -9,12 +9,18 @@ is touched and nothing is ever shown on screen.
 Conventions: ``z`` is up, node 0 is the start end (the "start holder"), and variable-length
 runs carry an ``active(time, node)`` mask with NaN padding for inactive nodes; inactive or
 non-finite points are simply left out of every plot.
+
+The sea: when the case (``attrs['case']``) has a ``water_level``, the calm surface is drawn,
+and with ``surface_elevation(time, node)`` in the results the instantaneous surface at the
+nodes' horizontal positions too; a ``seabed`` (flat, sloped or a bathymetry grid) is drawn as
+its section under the line's horizontal span, in the profile plot and in the animation.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -230,6 +236,192 @@ def _first_finite(h: np.ndarray, z: np.ndarray) -> tuple[float, float] | None:
 
 
 # --------------------------------------------------------------------------------------------
+# the sea: water level, instantaneous surface, seabed section
+# --------------------------------------------------------------------------------------------
+_WATER = "#9ecae1"
+_SAND = "#d9c49a"
+
+
+@dataclass
+class _Sea:
+    level: float | None  # calm water level z [m]
+    bed_h: np.ndarray | None  # horizontal plot coordinates of the seabed section [m]
+    bed_z: np.ndarray | None  # seabed z under them [m]
+    eta: np.ndarray | None  # (time, node) surface elevation above the calm level [m]
+    wave_h: np.ndarray | None = None  # the section's plot coordinates for the waves [m]
+    wave_eta: Callable[[float], np.ndarray] | None = None  # t [s] -> eta along wave_h [m]
+
+
+def _case_dict(ds: xr.Dataset) -> dict | None:
+    text = ds.attrs.get("case")
+    if not isinstance(text, str):
+        return None
+    import yaml
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _section_points(proj: _Projection, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A horizontal line across the view in the plotted vertical plane through the mean
+    position: its plot coordinates h [m] (200) and its points (x, y) [m]."""
+    xlim, _ = _limits(proj.h, proj.z)
+    h = np.linspace(xlim[0], xlim[1], 200)
+    xy = p[..., :2].reshape(-1, 2)
+    xy = xy[np.all(np.isfinite(xy), axis=1)]
+    centre = xy.mean(axis=0) if len(xy) else np.zeros(2)
+    if proj.plane == "xz":
+        return h, np.column_stack([h, np.full_like(h, centre[1])])
+    if proj.plane == "yz":
+        return h, np.column_stack([np.full_like(h, centre[0]), h])
+    u = _principal_direction(p)
+    u = np.array([1.0, 0.0]) if u is None else u
+    off = centre - (centre @ u) * u  # the vertical plane's point nearest the origin
+    return h, off[None, :] + h[:, None] * u[None, :]
+
+
+def _rebuilt_case(ds: xr.Dataset, raw: dict, what: str):
+    """The results' case, validated again (a sloped or gridded seabed, waves), or None with
+    a warning: a plot must not fail on its scenery."""
+    try:
+        from .case import load_case
+
+        return load_case(raw, base_dir=ds.attrs.get("case_dir") or None)
+    except Exception as exc:
+        import warnings
+
+        warnings.warn(f"{what} not drawn: {exc}", RuntimeWarning, stacklevel=4)
+        return None
+
+
+def _bed_section(ds: xr.Dataset, raw: dict, h: np.ndarray, pts: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The seabed z under the section (plot coordinates h, points pts)."""
+    bed = raw["environment"]["seabed"]
+    if isinstance(bed, dict) and set(bed) <= {"z", "stiffness", "damping", "friction"} and (
+            "z" in bed):
+        return h, np.full_like(h, float(bed["z"]))  # flat: no case to rebuild
+    case = _rebuilt_case(ds, raw, "seabed")
+    if case is None:
+        return None
+    from .estimates import seabed_heights
+
+    return h, seabed_heights(case, pts)
+
+
+def _wave_section(ds: xr.Dataset, raw: dict, pts: np.ndarray
+                  ) -> Callable[[float], np.ndarray] | None:
+    """t [s] -> the wave elevation [m] above the calm level along the section's points,
+    from the case's waves through the sea kernel (sea.fluid_at, out[7])."""
+    case = _rebuilt_case(ds, raw, "wave surface")
+    if case is None:
+        return None
+    from .sea import FLUID_OUT, fluid_at, sea_arrays
+
+    arrs = sea_arrays(case.environment, np.column_stack([pts, np.zeros(len(pts))]),
+                      len(pts))
+    level = float(case.environment.water_level)
+    args = [arrs[k] for k in ("sea_par", "sea_current", "sea_wind", "sea_waves", "sea_grid")]
+    out = np.zeros(FLUID_OUT)
+
+    def eta(t: float) -> np.ndarray:
+        res = np.empty(len(pts))
+        for j, (x, y) in enumerate(pts):
+            fluid_at(*args, float(t), float(x), float(y), level, out)
+            res[j] = out[7]
+        return res
+
+    return eta
+
+
+def _sea(ds: xr.Dataset, proj: _Projection) -> _Sea:
+    raw = _case_dict(ds)
+    env = raw.get("environment") if raw else None
+    env = env if isinstance(env, dict) else {}
+    level = env.get("water_level")
+    level = float(level) if isinstance(level, int | float) else None
+    p = _positions(ds)
+    h, pts = _section_points(proj, p)
+    bed_h = bed_z = None
+    if env.get("seabed") is not None:
+        section = _bed_section(ds, raw, h, pts)
+        if section is not None:
+            bed_h, bed_z = section
+    eta = None
+    if level is not None and "surface_elevation" in ds.variables:
+        eta = np.asarray(ds["surface_elevation"].transpose("time", "node").values, dtype=float)
+        if not np.any(np.nan_to_num(eta)):  # no waves: the calm level says it all
+            eta = None
+    wave_eta = None
+    if level is not None and env.get("waves") is not None:
+        wave_eta = _wave_section(ds, raw, pts)
+    return _Sea(level, bed_h, bed_z, eta, h if wave_eta is not None else None, wave_eta)
+
+
+def _sea_limits(sea: _Sea, proj: _Projection
+                ) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Axis limits of the motion, widened upwards or downwards to show the surface and the
+    seabed when they lie within one span of the line (a deep seabed under a short line
+    stays out of view)."""
+    xlim, zlim = _limits(proj.h, proj.z)
+    _, zz = _finite(proj.h, proj.z)
+    if zz.size == 0:
+        return xlim, zlim
+    z0, z1 = float(zz.min()), float(zz.max())
+    span = max(xlim[1] - xlim[0], z1 - z0, 1e-9)
+    heights = []
+    if sea.level is not None and z0 - span <= sea.level <= z1 + span:
+        crest = float(np.nanmax(sea.eta)) if sea.eta is not None and np.isfinite(
+            sea.eta).any() else 0.0
+        heights += [sea.level, sea.level + max(crest, 0.0)]
+    if sea.bed_z is not None and z0 - span <= float(np.min(sea.bed_z)) <= z1 + span:
+        heights.append(float(np.min(sea.bed_z)))
+    if heights:
+        margin = 0.06 * span
+        zlim = (min(zlim[0], min(heights) - margin), max(zlim[1], max(heights) + margin))
+    return xlim, zlim
+
+
+def _draw_sea(ax: Axes, sea: _Sea, xlim: tuple[float, float], zlim: tuple[float, float]
+              ) -> None:
+    """The calm water level and the seabed section (static scenery, behind the line)."""
+    if sea.level is not None:
+        bottom = zlim[0] - (zlim[1] - zlim[0])
+        ax.axhspan(bottom, sea.level, color=_WATER, alpha=0.25, lw=0, zorder=0,
+                   gid="sea:water")
+        ax.axhline(sea.level, color="C0", lw=1.0, ls="--", zorder=1, gid="sea:level",
+                   label="calm water level")
+    if sea.bed_h is not None and sea.bed_z is not None:
+        floor = min(float(np.min(sea.bed_z)), zlim[0]) - (zlim[1] - zlim[0])
+        ax.fill_between(sea.bed_h, sea.bed_z, floor, color=_SAND, lw=0, zorder=1,
+                        gid="sea:bed_fill")
+        ax.plot(sea.bed_h, sea.bed_z, "-", color="#8c6d31", lw=1.4, zorder=1,
+                gid="sea:seabed", label="seabed")
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*zlim)
+
+
+def _surface_at(sea: _Sea, proj: _Projection, k: int, t: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The instantaneous surface at time index k (time t [s]): across the view from the
+    case's waves, else level + the results' surface_elevation at the nodes, sorted by h."""
+    if sea.level is None:
+        return np.zeros(0), np.zeros(0)
+    if sea.wave_eta is not None and sea.wave_h is not None:
+        return sea.wave_h, sea.level + sea.wave_eta(t)
+    if sea.eta is None:
+        return np.zeros(0), np.zeros(0)
+    h = proj.h[k]
+    z = sea.level + sea.eta[k]
+    ok = np.isfinite(h) & np.isfinite(z)
+    order = np.argsort(h[ok])
+    return h[ok][order], z[ok][order]
+
+
+# --------------------------------------------------------------------------------------------
 # panels
 # --------------------------------------------------------------------------------------------
 def _profile_panel(
@@ -252,9 +444,14 @@ def _profile_panel(
             ax.plot(*start, "s", ms=5, color="k", label=start_label, zorder=3)
             start_label = "_start end"
     ax.set_aspect("equal", adjustable="box")
-    xlim, zlim = _limits(proj.h, proj.z)
-    ax.set_xlim(*xlim)
-    ax.set_ylim(*zlim)
+    sea = _sea(ds, proj)
+    xlim, zlim = _sea_limits(sea, proj)
+    _draw_sea(ax, sea, xlim, zlim)
+    for k in idx if sea.eta is not None or sea.wave_eta is not None else ():
+        h, z = _surface_at(sea, proj, int(k), float(times[k]))
+        (surf,) = ax.plot(h, z, "-", color=cmap(norm(times[k])), lw=0.8, alpha=0.8,
+                          zorder=1)
+        surf.set_gid(f"surface:{int(k)}")
     ax.set_xlabel(proj.xlabel)
     ax.set_ylabel(proj.ylabel)
     ax.set_title(
@@ -264,7 +461,7 @@ def _profile_panel(
         fontsize="medium",
     )
     ax.grid(True, lw=0.4, alpha=0.5)
-    if start_label.startswith("_"):
+    if start_label.startswith("_") or sea.level is not None or sea.bed_z is not None:
         ax.legend(loc="best", fontsize="small", framealpha=0.8)
     sm = ScalarMappable(norm=norm, cmap=cmap)
     cbar = fig.colorbar(sm, ax=ax, shrink=0.85, pad=0.02)
@@ -509,7 +706,8 @@ def animate_results(
     frames = snapshot_indices(len(times), max_frames)
     fmt = _time_format(times[frames])
     t_unit = _units(ds, "time", "s")
-    xlim, zlim = _limits(proj.h, proj.z)
+    sea = _sea(ds, proj)
+    xlim, zlim = _sea_limits(sea, proj)
 
     dpi = 100
     aspect = (zlim[1] - zlim[0]) / (xlim[1] - xlim[0])
@@ -522,12 +720,12 @@ def animate_results(
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     ax.set_aspect("equal", adjustable="box")
-    ax.set_xlim(*xlim)
-    ax.set_ylim(*zlim)
+    _draw_sea(ax, sea, xlim, zlim)
     ax.set_xlabel(proj.xlabel)
     ax.set_ylabel(proj.ylabel)
     ax.grid(True, lw=0.4, alpha=0.5)
     ax.set_title(_title(ds), fontsize="medium")
+    (surface,) = ax.plot([], [], "-", color="C0", lw=1.2, gid="surface")
     (line,) = ax.plot([], [], "-", color="C0", lw=2.0)
     (nodes,) = ax.plot([], [], "o", color="C0", ms=2.5)
     (start,) = ax.plot([], [], "s", color="k", ms=6, label="start end")
@@ -554,5 +752,6 @@ def animate_results(
             s = _first_finite(proj.h[k], proj.z[k])
             start.set_data([s[0]] if s else [], [s[1]] if s else [])
             stamp.set_text(f"t = {times[k]:{fmt}} {t_unit}")
+            surface.set_data(*_surface_at(sea, proj, int(k), float(times[k])))
             writer.grab_frame()
     return path

@@ -93,6 +93,10 @@ def build_results(case: Case, model: Formulation, run: IntegrationResult) -> xr.
     )
     if case.name:
         ds.attrs["title"] = case.name
+    if getattr(case.environment, "has_sea", False):
+        # where the case's relative files are found: plots rebuild the case to draw a
+        # sloped or gridded seabed and the waves across the view
+        ds.attrs["case_dir"] = str(case.base_dir)
     return ds
 
 
