@@ -15,8 +15,9 @@ stretching below the crest (MoorDyn 2.7 ``SpectrumKin``). Our components (tether
 ``eta = sum A cos(k.x - omega t + phi)``) map to ``c = A exp(i (pi/2 - phi))``: the same
 sea, written by :func:`wave_frequencies_text` from the very table our case builds.
 
-The run itself is :func:`validation.peers.moordyn_deck.run_moordyn_deck` (initial nodes
-imposed through MoorDyn's state file, ``Init_NoIC``).
+The run (:func:`run_moordyn_sea`) imposes the initial nodes through MoorDyn's state file as
+:mod:`validation.peers.moordyn_deck` does (``Init_NoIC``); it does not go through
+``run_moordyn_deck``, whose deck parser (the importer's) refuses wave options it cannot map.
 """
 
 from __future__ import annotations
@@ -99,16 +100,57 @@ def sea_deck_text(*, n_elements: int, length: float, mass_per_length: float, dia
 
 
 def run_moordyn_sea(deck_text: str, wave_text: str | None, *, initial_nodes: np.ndarray,
-                    duration: float, output_interval: float) -> dict:
-    """Write the deck (and ``wave_frequencies.txt``) in a temporary folder and run it from
-    ``initial_nodes`` (N+1, 3) [m]; returns :func:`run_moordyn_deck`'s dict (forces of the
-    line on the anchor ``start_force`` and on the fairlead ``end_force`` [N], positions)."""
-    from .moordyn_deck import run_moordyn_deck
+                    duration: float, output_interval: float, dt: float,
+                    quiet: bool = True) -> dict:
+    """Write the deck (and ``wave_frequencies.txt``) in a temporary folder and run it with
+    ``Init_NoIC`` from ``initial_nodes`` (N+1, 3) [m] (both ends Fixed, at the first and
+    last node; inner nodes imposed through the state file as in moordyn_deck.py), stepping
+    ``dt`` = the deck's dtM [s]. Returns ``time`` (n_out,) [s], ``positions`` (n_out, N+1,
+    3) [m], ``start_force`` / ``end_force`` (n_out, 3) [N]: MoorDyn's net force on the end
+    nodes (the line's force on anchor and fairlead; NaN at t = 0, not yet evaluated)."""
+    import moordyn as md
 
+    from . import output_grid
+    from .moordyn import _moordyn_version, _node_positions, _quiet_fd
+    from .moordyn_deck import _impose
+
+    n_steps, stride, n_out = output_grid(duration, dt, output_interval)
+    nodes = np.asarray(initial_nodes, dtype=float)
+    n = nodes.shape[0] - 1
+    system = None
     with tempfile.TemporaryDirectory(prefix="moordyn_sea_") as tmp:
         wdir = Path(tmp)
         (wdir / "sea.dat").write_text(deck_text)
         if wave_text is not None:
             (wdir / "wave_frequencies.txt").write_text(wave_text)
-        return run_moordyn_deck(wdir / "sea.dat", duration=duration, initial_nodes=initial_nodes,
-                                output_interval=output_interval, workdir=wdir)
+        try:
+            with _quiet_fd(quiet):
+                system = md.Create(str(wdir / "sea.dat"))
+                err = md.Init_NoIC(system, [], [])
+            if err != 0:
+                raise RuntimeError(f"moordyn.Init_NoIC failed with code {err}")
+            line = md.GetLine(system, 1)
+            if md.GetLineN(line) != n:
+                raise RuntimeError("MoorDyn line has an unexpected number of segments")
+            held = _node_positions(md, line, n + 1)
+            if not (np.allclose(held[0], nodes[0], atol=1e-9)
+                    and np.allclose(held[n], nodes[n], atol=1e-9)):
+                raise ValueError("initial_nodes: the end nodes must be at the Fixed points")
+            impose_err = _impose(md, system, line, n, {}, nodes, wdir, quiet)
+            positions = np.empty((n_out, n + 1, 3))
+            f0 = np.full((n_out, 3), np.nan)
+            f1 = np.full((n_out, 3), np.nan)
+            positions[0] = nodes
+            with _quiet_fd(quiet):
+                for j in range(1, n_out):
+                    md.Step(system, [], [], (j - 1) * stride * dt, stride * dt)
+                    positions[j] = _node_positions(md, line, n + 1)
+                    f0[j] = md.GetLineNodeForce(line, 0)
+                    f1[j] = md.GetLineNodeForce(line, n)
+        finally:
+            if system is not None:
+                with _quiet_fd(quiet):
+                    md.Close(system)
+    return {"time": np.arange(n_out) * (stride * dt), "positions": positions,
+            "start_force": f0, "end_force": f1, "steps": n_steps,
+            "initial_node_error_m": impose_err, "moordyn_version": _moordyn_version()}
