@@ -37,9 +37,8 @@ LAYERS: list[tuple[str, ...]] = [
     # leaves: compiled helpers, analytic references, path generators, plotting, the
     # declaration type of models/supports.py (imports nothing from the package)
     ("tetherdyn._version", "tetherdyn._jit", "tetherdyn.analytic", "tetherdyn.hydro",
-     "tetherdyn.waves",
-     "tetherdyn.spline", "tetherdyn.boundary", "tetherdyn.paths", "tetherdyn.plot",
-     "tetherdyn.models.supports"),
+     "tetherdyn.waves", "tetherdyn.sea", "tetherdyn.spline", "tetherdyn.boundary",
+     "tetherdyn.paths", "tetherdyn.plot", "tetherdyn.models.supports"),
     # what the formulations share: winch kernels, initial shape, case-level estimates
     ("tetherdyn.winch", "tetherdyn.initial", "tetherdyn.estimates"),
     # the formulations and their registry

@@ -20,13 +20,16 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
+    PrivateAttr,
+    Tag,
     ValidationError,
     field_validator,
     model_validator,
 )
 
-from .boundary import Trajectory, fixed_point, load_trajectory
+from .boundary import Trajectory, _read_csv, fixed_point, load_trajectory
 from .models import REGISTRY, supports_of
 from .models.supports import Option, Supports
 
@@ -171,10 +174,362 @@ class ModelSection(BaseModel):
         return extra.get(key, declared.default if declared is not None else None)
 
 
+# -- the environment and the sea (issue 17; shared/spec/case-format.md, environment) --------
+
+
+def _table_or_law(v: Any) -> str:
+    """Which form a current / wind value takes: a vector, a table or a power law (the tags
+    are union tags that key paths leave out, see _is_tag)."""
+    if isinstance(v, dict):
+        return "dict[power_law]" if v.get("type") == "power_law" else "dict"
+    return "list"
+
+
+class FlowTable(_Section):
+    """A current or wind varying with height: rows z [m] (increasing), with the velocity as
+    components ``x``, ``y`` [m/s] or as ``speed`` [m/s] and ``direction_deg`` (towards which
+    it flows, from +x towards +y); linear between rows, constant beyond them."""
+
+    type: Literal["table"] = "table"
+    z: list[Finite]
+    x: list[Finite] | None = None
+    y: list[Finite] | None = None
+    speed: list[Finite] | None = None
+    direction_deg: list[Finite] | None = None
+
+    @model_validator(mode="after")
+    def _columns(self) -> FlowTable:
+        n = len(self.z)
+        if n < 1:
+            raise ValueError("z: give at least one row")
+        if any(b <= a for a, b in zip(self.z, self.z[1:], strict=False)):
+            raise ValueError("z: must be strictly increasing")
+        comps = self.x is not None or self.y is not None
+        polar = self.speed is not None or self.direction_deg is not None
+        if comps and polar:
+            raise ValueError("speed: give the components x, y or speed and direction_deg, "
+                             "not both")
+        if not comps and not polar:
+            raise ValueError("x: give the components x, y (or speed and direction_deg)")
+        if polar and self.speed is None:
+            raise ValueError("speed: required with direction_deg")
+        for key in ("x", "y", "speed", "direction_deg"):
+            col = getattr(self, key)
+            if col is not None and len(col) != n:
+                raise ValueError(f"{key}: {len(col)} values for {n} heights z")
+        if self.speed is not None and min(self.speed) < 0:
+            raise ValueError("speed: must be >= 0 (direction_deg gives the way it flows)")
+        return self
+
+    def rows(self) -> np.ndarray:
+        """(K, 4) rows [z, ux, uy, uz] [m, m/s]."""
+        n = len(self.z)
+        out = np.zeros((n, 4))
+        out[:, 0] = self.z
+        if self.speed is not None:
+            ang = np.radians(self.direction_deg or [0.0] * n)
+            out[:, 1] = np.asarray(self.speed) * np.cos(ang)
+            out[:, 2] = np.asarray(self.speed) * np.sin(ang)
+        else:
+            out[:, 1] = self.x or [0.0] * n
+            out[:, 2] = self.y or [0.0] * n
+        return out
+
+
+class PowerLaw(_Section):
+    """u(z) = speed ((z − base_z) / (reference_z − base_z))^exponent above base_z, 0 below,
+    horizontal, towards ``direction_deg`` (DNV-RP-C205 §2.3.2 wind, §4.1.4 current).
+
+    Defaults: a current's base_z is the flat seabed and its reference_z the water level
+    (``speed`` at the surface, exponent 1/7); the wind's base_z is the water level and its
+    reference_z 10 m above it (U10, exponent 0.12)."""
+
+    type: Literal["power_law"]
+    speed: Finite = Field(ge=0)
+    direction_deg: Finite = 0.0
+    exponent: Finite | None = Field(default=None, gt=0)
+    reference_z: Finite | None = None
+    base_z: Finite | None = None
+
+
+Flow = Annotated[
+    Annotated[Vec3, Tag("list")] | Annotated[FlowTable, Tag("dict")]
+    | Annotated[PowerLaw, Tag("dict[power_law]")],
+    Discriminator(_table_or_law),
+]
+
+
+class ComponentTable(_Section):
+    """A user's wave components: frequency [Hz], amplitude [m], phase_deg and
+    direction_deg (one value each, equal lengths)."""
+
+    frequency: list[Finite]
+    amplitude: list[Finite]
+    phase_deg: list[Finite] | None = None
+    direction_deg: list[Finite] | None = None
+
+    @model_validator(mode="after")
+    def _columns(self) -> ComponentTable:
+        n = len(self.frequency)
+        if n < 1:
+            raise ValueError("frequency: give at least one component")
+        if min(self.frequency) <= 0:
+            raise ValueError("frequency: must be > 0 [Hz]")
+        if min(self.amplitude, default=0.0) < 0:
+            raise ValueError("amplitude: must be >= 0 [m]")
+        for key in ("amplitude", "phase_deg", "direction_deg"):
+            col = getattr(self, key)
+            if col is not None and len(col) != n:
+                raise ValueError(f"{key}: {len(col)} values for {n} frequencies")
+        return self
+
+
+def _pair(v: Any) -> Any:
+    """A [low, high] list as a tuple (strict sections take no list for a tuple)."""
+    if isinstance(v, list | tuple) and len(v) == 2:
+        return tuple(v)
+    if v is not None:
+        raise ValueError("must be a list of 2 numbers")
+    return v
+
+
+Pair = Annotated[tuple[Finite, Finite], BeforeValidator(_pair)]
+
+
+class WaveGrid(_Section):
+    """Where and how finely waves.py precomputes the kinematics (docs/waves.md)."""
+
+    tolerance: Finite | None = Field(default=None, gt=0)  # relative interpolation error
+    spacing: Finite | Pair | None = None  # [m], or [horizontal, vertical]
+    dt: Finite | None = Field(default=None, gt=0)  # time-slice interval [s]
+    margin: Finite | None = Field(default=None, ge=0)  # around the line's initial extent [m]
+    x: Pair | None = None  # [min, max] [m]
+    y: Pair | None = None
+    z: Pair | None = None
+
+    @model_validator(mode="after")
+    def _ranges(self) -> WaveGrid:
+        sp = self.spacing
+        if sp is not None and min(sp if isinstance(sp, tuple) else (sp,)) <= 0:
+            raise ValueError("spacing: must be > 0 [m]")
+        for key in ("x", "y", "z"):
+            r = getattr(self, key)
+            if r is not None and not r[0] < r[1]:
+                raise ValueError(f"{key}: need [min, max] with min < max [m]")
+        return self
+
+
+_AIRY_KEYS = ("height", "period", "phase_deg")
+_SPECTRUM_KEYS = ("hs", "tp", "seed", "frequency_range")
+_SPECTRA = ("jonswap", "pierson_moskowitz")
+
+
+class Waves(_Section):
+    """Waves on the water level: regular Airy, a JONSWAP / Pierson–Moskowitz spectrum or a
+    table of components (waves.py). Kinematics below the surface only."""
+
+    type: Literal["airy", "jonswap", "pierson_moskowitz", "components"]
+    height: Finite | None = Field(default=None, gt=0)  # airy: crest to trough [m]
+    period: Finite | None = Field(default=None, gt=0)  # airy [s]
+    direction_deg: Finite = 0.0  # propagation, from +x towards +y
+    phase_deg: Finite | None = None  # airy: eta = H/2 cos(k.x - w t + phase)
+    hs: Finite | None = Field(default=None, gt=0)  # spectra: significant height [m]
+    tp: Finite | None = Field(default=None, gt=0)  # spectra: peak period [s]
+    gamma: Finite | None = Field(default=None, ge=1)  # jonswap peak enhancement (3.3)
+    seed: int | None = Field(default=None, ge=0)  # spectra: random phases (1)
+    components: Annotated[
+        Annotated[Annotated[int, Field(ge=1, le=100_000)], Tag("int")]
+        | Annotated[ComponentTable, Tag("dict")],
+        Discriminator(lambda v: "dict" if isinstance(v, dict) else "int"),
+    ] | None = None
+    frequency_range: Pair | None = None  # spectra [f_min, f_max] [Hz]
+    depth: Finite | None = Field(default=None, gt=0)  # for the dispersion relation [m]
+    stretching: Literal["wheeler", "vertical", "extrapolated", "none"] = "wheeler"
+    # precomputed kinematics (waves.py): automatic when absent, "none": summed directly
+    grid: Annotated[
+        Annotated[WaveGrid, Tag("dict")] | Annotated[Literal["none"], Tag("str")],
+        Discriminator(lambda v: "dict" if isinstance(v, dict) else "str"),
+    ] | None = None
+
+    @field_validator("seed", mode="before")
+    @classmethod
+    def _int_seed(cls, v: Any) -> Any:
+        if isinstance(v, bool) or (isinstance(v, float) and not v.is_integer()):
+            raise ValueError("must be an integer")
+        return v
+
+    @model_validator(mode="after")
+    def _by_type(self) -> Waves:
+        given = self.model_fields_set
+        kind = self.type
+        if kind == "airy":
+            for key in ("height", "period"):
+                if getattr(self, key) is None:
+                    raise ValueError(f"{key}: required for airy waves")
+            for key in (*_SPECTRUM_KEYS, "gamma", "components"):
+                if key in given:
+                    raise ValueError(f"{key}: only for a spectrum or a components table, not "
+                                     "airy waves")
+        elif kind in _SPECTRA:
+            for key in ("hs", "tp"):
+                if getattr(self, key) is None:
+                    raise ValueError(f"{key}: required for {kind} waves")
+            for key in _AIRY_KEYS:
+                if key in given:
+                    raise ValueError(f"{key}: only for airy waves, not {kind}")
+            if kind != "jonswap" and "gamma" in given:
+                raise ValueError("gamma: only for jonswap waves (pierson_moskowitz is "
+                                 "gamma = 1)")
+            if isinstance(self.components, ComponentTable):
+                raise ValueError("components: a table only with type: components (a "
+                                 "spectrum takes a number of components)")
+            if self.frequency_range is not None:
+                lo, hi = self.frequency_range
+                if not 0.0 < lo < hi:
+                    raise ValueError("frequency_range: need 0 < f_min < f_max [Hz]")
+        else:
+            if not isinstance(self.components, ComponentTable):
+                raise ValueError("components: required for type components: a table "
+                                 "{frequency, amplitude, phase_deg, direction_deg}")
+            for key in (*_AIRY_KEYS, *_SPECTRUM_KEYS, "gamma"):
+                if key in given:
+                    raise ValueError(f"{key}: not used with type components (the table "
+                                     "gives every component)")
+        return self
+
+    @property
+    def jonswap_gamma(self) -> float:
+        """The JONSWAP peak enhancement (3.3 by default; 1 for Pierson–Moskowitz)."""
+        if self.type == "pierson_moskowitz":
+            return 1.0
+        return 3.3 if self.gamma is None else self.gamma
+
+    @property
+    def n_components(self) -> int:
+        """The number of wave components (1 for airy, 200 by default for a spectrum)."""
+        if self.type == "airy":
+            return 1
+        if isinstance(self.components, ComponentTable):
+            return len(self.components.frequency)
+        return 200 if self.components is None else self.components
+
+
+class Friction(_Section):
+    """Coulomb coefficients along the line (its tangent on the bed) and across it."""
+
+    axial: Finite = Field(default=0.0, ge=0)
+    lateral: Finite = Field(default=0.0, ge=0)
+
+
+class Seabed(_Section):
+    """The seabed: a plane (height ``z`` at x = y = 0, optionally sloped) or a bathymetry
+    grid (CSV path or inline table with columns x, y, z on a regular x–y grid)."""
+
+    z: Finite | None = None  # [m]
+    slope_deg: Finite = Field(default=0.0, ge=0, lt=90)  # the plane's angle with horizontal
+    slope_direction_deg: Finite = 0.0  # horizontal direction in which the plane rises
+    bathymetry: str | dict[str, list[Finite]] | None = None
+    stiffness: Finite = Field(default=3.0e6, gt=0)  # kBot [Pa/m]
+    damping: Finite = Field(default=3.0e5, ge=0)  # cBot [Pa s/m]
+    friction: Friction = Friction()
+    #: the bathymetry as (x [nx], y [ny], z [nx, ny]), loaded by load_case
+    _grid: tuple[np.ndarray, np.ndarray, np.ndarray] | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> Seabed:
+        if (self.z is None) == (self.bathymetry is None):
+            raise ValueError("z: give the flat seabed's z or a bathymetry grid (one of them)")
+        if self.bathymetry is not None:
+            for key in ("slope_deg", "slope_direction_deg"):
+                if key in self.model_fields_set:
+                    raise ValueError(f"{key}: only for a plane seabed (z), not with "
+                                     "bathymetry")
+        return self
+
+    @property
+    def grid(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(x [m] (nx,), y [m] (ny,), z [m] (nx, ny)) of a bathymetry seabed, else None."""
+        return self._grid
+
+    @property
+    def gradient(self) -> tuple[float, float]:
+        """(dz/dx, dz/dy) of a plane seabed."""
+        t = math.tan(math.radians(self.slope_deg))
+        a = math.radians(self.slope_direction_deg)
+        return t * math.cos(a), t * math.sin(a)
+
+    @property
+    def flat(self) -> bool:
+        """True for a horizontal plane."""
+        return self.z is not None and self.slope_deg == 0.0
+
+
 class Environment(_Section):
+    """Gravity, the fluid, and the sea (water level, air, wind, current, waves, seabed)."""
+
     gravity: Vec3 = (0.0, 0.0, -9.81)
     fluid_density: Finite = Field(default=0.0, ge=0)
-    current: Vec3 = (0.0, 0.0, 0.0)
+    current: Flow = (0.0, 0.0, 0.0)
+    water_level: Finite | None = None
+    air_density: Finite | None = Field(default=None, ge=0)
+    wind: Flow | None = None
+    waves: Waves | None = None
+    seabed: Seabed | None = None
+
+    @property
+    def uniform_current(self) -> tuple[float, float, float] | None:
+        """The current as one vector [m/s] when uniform, else None (a table or a power
+        law: the formulations read it from sea.sea_arrays)."""
+        return self.current if isinstance(self.current, tuple) else None
+
+    @property
+    def air(self) -> float:
+        """Air density above the water level [kg/m^3] (default 1.225)."""
+        return 1.225 if self.air_density is None else self.air_density
+
+    @property
+    def has_sea(self) -> bool:
+        """True when the case has a sea in the results' sense: a water level, waves or a
+        seabed (surface_elevation, grounded and seabed_force are written)."""
+        return (self.water_level is not None or self.waves is not None
+                or self.seabed is not None)
+
+    @property
+    def wave_depth(self) -> float:
+        """Water depth for the wave dispersion [m]: waves.depth, else the flat seabed's
+        depth below the water level, else inf (deep water)."""
+        if self.waves is not None and self.waves.depth is not None:
+            return self.waves.depth
+        if self.seabed is not None and self.seabed.flat and self.water_level is not None:
+            return self.water_level - self.seabed.z
+        return math.inf
+
+    def flow_law(self, which: str) -> tuple[float, float, float] | None:
+        """A power law's (exponent, base_z, reference_z) with the defaults filled in (see
+        :class:`PowerLaw`), None when ``which`` ("current" or "wind") is not a power law.
+        Raises ValueError "key: problem" when a default cannot be found."""
+        law = getattr(self, which)
+        if not isinstance(law, PowerLaw):
+            return None
+        wl = self.water_level
+        if which == "current":
+            exponent = 1.0 / 7.0 if law.exponent is None else law.exponent
+            bed = self.seabed.z if self.seabed is not None and self.seabed.flat else None
+            base = law.base_z if law.base_z is not None else bed
+            ref = law.reference_z if law.reference_z is not None else wl
+            if base is None:
+                raise ValueError("base_z: required (no flat seabed to take it from)")
+            if ref is None:
+                raise ValueError("reference_z: required (no water_level to take it from)")
+        else:
+            exponent = 0.12 if law.exponent is None else law.exponent
+            base = law.base_z if law.base_z is not None else wl
+            if base is None:
+                raise ValueError("base_z: required (no water_level to take it from)")
+            ref = law.reference_z if law.reference_z is not None else base + 10.0
+        if ref <= base:
+            raise ValueError(f"reference_z: must be above base_z ({ref:g} <= {base:g})")
+        return exponent, base, ref
 
 
 class TensionControl(_Section):
@@ -582,7 +937,6 @@ def _planar_errors(case: Case) -> list[str]:
     """A planar model lives in the x-z plane: every given vector must have y = 0."""
     errors = []
     vectors = [("environment.gravity", case.environment.gravity),
-               ("environment.current", case.environment.current),
                ("initial.velocity", case.initial.velocity)]
     for which in ("start", "end"):
         end = getattr(case, which)
@@ -597,6 +951,7 @@ def _planar_errors(case: Case) -> list[str]:
         if v[1] != 0.0:
             errors.append(f"{key}: model {case.model.type} is planar (x-z): the y component "
                           "must be 0")
+    errors += _planar_sea_errors(case)
     w = case.initial.angular_velocity
     if w[0] != 0.0 or w[2] != 0.0:
         errors.append(f"initial.angular_velocity: model {case.model.type} is planar (x-z): "
@@ -774,6 +1129,100 @@ def _end_load_errors(case: Case, decl: Supports, bending: bool) -> list[str]:
     return errors
 
 
+def _sea_errors(case: Case) -> list[str]:
+    """Cross-checks of the sea keys (issue 17) and the loading of a bathymetry grid."""
+    from .sea import bathymetry_grid
+
+    env = case.environment
+    errors: list[str] = []
+    raw = case.raw.get("environment", {}) or {}
+    wl = env.water_level
+    sea = wl is not None or env.waves is not None or env.seabed is not None
+    g = env.gravity
+    if sea and (g[0] != 0.0 or g[1] != 0.0 or g[2] >= 0.0):
+        errors.append("environment.gravity: the sea (water_level, waves, seabed) needs "
+                      "gravity along -z (z up)")
+    if wl is None:
+        for key in ("air_density", "wind", "waves"):
+            if key in raw:
+                errors.append(f"environment.{key}: needs environment.water_level (the calm "
+                              "surface: water below, air above); for a tether in air alone "
+                              "give fluid_density (1.225) and current")
+    elif env.fluid_density <= 0.0:
+        errors.append("environment.fluid_density: must be > 0 with a water_level (the "
+                      "water's density below the surface)")
+    for which in ("current", "wind"):
+        try:
+            env.flow_law(which)
+        except ValueError as exc:
+            errors.append(f"environment.{which}.{exc}")
+    bed = env.seabed
+    if bed is not None and bed.bathymetry is not None:
+        spec = bed.bathymetry
+        try:
+            cols = (_read_csv(case.base_dir / spec) if isinstance(spec, str)
+                    else {k: list(v) for k, v in spec.items()})
+            missing = [c for c in ("x", "y", "z") if c not in cols]
+            if missing:
+                raise ValueError(f"column {missing[0]} missing (need x, y, z)")
+            extra = sorted(set(cols) - {"x", "y", "z"})
+            if extra:
+                raise ValueError(f"unknown column {extra[0]} (need x, y, z)")
+            bed._grid = bathymetry_grid(cols["x"], cols["y"], cols["z"])
+        except ValueError as exc:
+            errors.append(f"environment.seabed.bathymetry: {exc}")
+    if bed is not None and wl is not None:
+        if bed.z is not None and bed.z > wl:
+            errors.append(f"environment.seabed.z: {bed.z:g} m is above environment."
+                          f"water_level ({wl:g} m)")
+        elif bed.grid is not None and float(bed.grid[2].min()) > wl:
+            errors.append(f"environment.seabed.bathymetry: every point ({bed.grid[2].min():g} "
+                          f"m and up) is above environment.water_level ({wl:g} m)")
+    if env.waves is not None and wl is not None and env.waves.depth is None:
+        if bed is not None and bed.flat and wl - bed.z <= 0.0:
+            errors.append("environment.waves.depth: the flat seabed is at the water level "
+                          "(no depth for the dispersion relation)")
+    return errors
+
+
+def _planar_sea_errors(case: Case) -> list[str]:
+    """A planar model lives in the x-z plane: the sea's directions must stay in it."""
+    env = case.environment
+    errors = []
+    mtype = case.model.type
+
+    def along_x(deg: float) -> bool:
+        return math.isclose(math.sin(math.radians(deg)), 0.0, abs_tol=1e-12)
+
+    for which in ("current", "wind"):
+        flow = getattr(env, which)
+        bad = False
+        if isinstance(flow, tuple):
+            bad = flow[1] != 0.0
+        elif isinstance(flow, FlowTable):
+            bad = bool(flow.y and any(flow.y)) or any(
+                not along_x(a) for a in (flow.direction_deg or []))
+        elif isinstance(flow, PowerLaw):
+            bad = not along_x(flow.direction_deg)
+        if bad:
+            errors.append(f"environment.{which}: model {mtype} is planar (x-z): the y "
+                          "component must be 0")
+    w = env.waves
+    if w is not None:
+        dirs = [w.direction_deg]
+        if isinstance(w.components, ComponentTable):
+            dirs += list(w.components.direction_deg or [])
+        if any(not along_x(a) for a in dirs):
+            errors.append(f"environment.waves.direction_deg: model {mtype} is planar (x-z): "
+                          "waves must run along x (0 or 180)")
+    bed = env.seabed
+    if bed is not None and bed.z is not None and bed.slope_deg != 0.0 and not along_x(
+            bed.slope_direction_deg):
+        errors.append(f"environment.seabed.slope_direction_deg: model {mtype} is planar "
+                      "(x-z): the slope must rise along x (0 or 180)")
+    return errors
+
+
 def _check_semantics(case: Case) -> None:
     """Cross-section rules the schema alone cannot express; the model-specific ones by
     generic loops over the declaration of the case's formulation (models/supports.py)."""
@@ -828,6 +1277,7 @@ def _check_semantics(case: Case) -> None:
             else:
                 setattr(case, f"{which}_trajectory", traj)
     errors += _winch_errors(case, decl)
+    errors += _sea_errors(case)
     if decl.torsion:
         errors += _twist_errors(case)
     if decl.planar:

@@ -72,6 +72,22 @@ D_INV = 6  #: 1 / (1 - exp(-2 k h)) [-] (1 in deep water)
 TWO_H = 7  #: 2 h [m] (inf in deep water)
 NWC = 8
 
+# ---- the precomputed grid sea_grid: header slots ----------------------------------------------
+G_FLAG = 0  #: 1.0: a grid follows; 0.0: direct sums
+G_NA, G_NB, G_NZ = 1, 2, 3  #: points along the frame's a (wave direction), b (across), z axes
+G_A0, G_DA, G_B0, G_DB, G_Z0, G_DZ = 4, 5, 6, 7, 8, 9  #: first point and spacing [m]
+G_DT = 10  #: time-slice interval [s]; slice j is at t = j dt
+G_COS, G_SIN = 11, 12  #: frame: a = x cos + y sin, b = -x sin + y cos
+G_ETA, G_FIELD, G_DEPTH = 13, 14, 15  #: offsets of the blocks
+G_HEADER = 16
+#: per horizontal point and slot: slice stamp, eta [m], d eta/dt [m/s]
+ETA_SLOT = 3
+#: per grid point and slot: slice stamp, velocity (3), acceleration (3), jerk (3)
+FIELD_SLOT = 10
+GRID_KEYS = ("tolerance", "spacing", "dt", "margin", "x", "y", "z")
+GRID_TOLERANCE = 1e-2  #: default relative interpolation error of the grid (velocity)
+GRID_MAX_SIZE = 2**24  #: floats (128 MiB)
+
 WAVE_TYPES = ("airy", "jonswap", "pierson_moskowitz", "components")
 #: default frequency range of the spectra, in multiples of the peak frequency 1/tp
 FREQUENCY_RANGE_DEFAULT = (0.5, 5.0)
@@ -286,6 +302,147 @@ def no_waves() -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((0, NWC)), np.zeros(1)
 
 
+def _grid_options(waves) -> dict | None:
+    """The section's ``grid`` key as a dict ({}: automatic; None: no grid, direct sums)."""
+    grid = getattr(waves, "grid", None)
+    if grid is None:
+        return {}
+    if grid is False or (isinstance(grid, str) and grid == "none"):
+        return None
+    if isinstance(grid, str):
+        raise ValueError(f"environment.waves.grid: a mapping or 'none', not {grid!r}")
+    if isinstance(grid, dict):
+        opts = dict(grid)
+    else:
+        opts = {k: getattr(grid, k) for k in GRID_KEYS if getattr(grid, k, None) is not None}
+    unknown = set(opts) - set(GRID_KEYS)
+    if unknown:
+        raise ValueError(f"environment.waves.grid.{sorted(unknown)[0]}: unknown key (allowed: "
+                         f"{', '.join(GRID_KEYS)})")
+    return {k: v for k, v in opts.items() if v is not None}
+
+
+def _range(opts: dict, key: str) -> tuple[float, float] | None:
+    r = opts.get(key)
+    if r is None:
+        return None
+    r = tuple(float(v) for v in r)
+    if len(r) != 2 or not all(map(math.isfinite, r)) or not r[0] < r[1]:
+        raise ValueError(f"environment.waves.grid.{key}: [min, max] with min < max [m]")
+    return r
+
+
+def _weighted(table: np.ndarray, power: float, variable: np.ndarray) -> float:
+    """(sum (w v^p)^2 / sum w^2)^(1/2p) with w = A omega (the velocity amplitudes): the
+    spectrum-weighted value of ``variable`` that sets an RMS error growing as v^p."""
+    w = table[:, AMP] * table[:, OMEGA]
+    if not np.any(w > 0.0):
+        return float(np.max(variable))
+    return float(np.sqrt(np.sum((w * variable**power) ** 2) / np.sum(w * w)) ** (1.0 / power))
+
+
+def grid_spacing(table: np.ndarray, tolerance: float) -> tuple[float, float]:
+    """(spatial spacing [m], time-slice interval [s]) for a relative interpolation error
+    ``tolerance`` (velocity-weighted RMS over the components): linear interpolation in
+    space errs by at most (k D)^2 / 8 of a component's amplitude (in z too: the profile's
+    second derivative is k^2 times it), cubic Hermite in time by (omega T)^4 / 384 (the
+    textbook bounds max|f''| D^2 / 8 and max|f''''| T^4 / 384)."""
+    k_eff = _weighted(table, 2.0, table[:, K])
+    w_eff = _weighted(table, 4.0, table[:, OMEGA])
+    return math.sqrt(8.0 * tolerance) / k_eff, (384.0 * tolerance) ** 0.25 / w_eff
+
+
+def build_grid(table: np.ndarray, opts: dict, stretch: int, depth: float | None,
+               water_level: float, extent) -> np.ndarray:
+    """The precomputed-kinematics array ``sea_grid`` (layout: the G_* header, then the
+    elevation, field and depth-factor blocks; docs/waves.md) over the region of the points
+    ``extent`` (n, 3) [m] padded by the margin; its slices are filled by the kernel on use."""
+    pts = np.atleast_2d(np.asarray(extent, dtype=float))
+    if pts.ndim != 2 or pts.shape[1] != 3 or pts.shape[0] == 0 or not np.all(np.isfinite(pts)):
+        raise ValueError("build_waves: extent must be finite points (n, 3) [m]")
+    tol = _positive(opts.get("tolerance", GRID_TOLERANCE), "environment.waves.grid.tolerance")
+    ds, dt = grid_spacing(table, tol)
+    dh = dz = ds
+    if "spacing" in opts:
+        sp = opts["spacing"]
+        sp = (sp, sp) if np.ndim(sp) == 0 else tuple(sp)
+        if len(sp) != 2:
+            raise ValueError("environment.waves.grid.spacing: [horizontal, vertical] [m]")
+        dh = _positive(sp[0], "environment.waves.grid.spacing")
+        dz = _positive(sp[1], "environment.waves.grid.spacing")
+    if "dt" in opts:
+        dt = _positive(opts["dt"], "environment.waves.grid.dt")
+    user = {key: _range(opts, key) for key in ("x", "y", "z")}
+    for axis, key in enumerate(("x", "y", "z")):
+        r = user[key]
+        if r is not None and (pts[:, axis].min() < r[0] or pts[:, axis].max() > r[1]):
+            i = int(np.argmax((pts[:, axis] < r[0]) | (pts[:, axis] > r[1])))
+            raise ValueError(f"environment.waves.grid.{key}: [{r[0]:g}, {r[1]:g}] does not "
+                             f"cover the line's initial position (point {i} at "
+                             f"{key} = {pts[i, axis]:g})")
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    hs = 4.0 * math.sqrt(0.5 * float(np.sum(table[:, AMP] ** 2)))
+    crest = min(float(np.sum(table[:, AMP])), 1.5 * hs)
+    margin = opts.get("margin")
+    margin = 0.2 * float(np.max(hi - lo)) + hs if margin is None else float(margin)
+    if not math.isfinite(margin) or margin < 0.0:
+        raise ValueError("environment.waves.grid.margin: must be finite and >= 0 [m]")
+    box_lo = [lo[i] - margin if user[k] is None else user[k][0] for i, k in enumerate("xyz")]
+    box_hi = [hi[i] + margin if user[k] is None else user[k][1] for i, k in enumerate("xyz")]
+    # frame: along the waves when they all run one way (nothing varies across them then)
+    heading = np.arctan2(table[:, KY], table[:, KX])
+    unidirectional = bool(np.all(np.abs(np.angle(np.exp(1j * (heading - heading[0]))))
+                                 < 1e-12))
+    th = float(heading[0]) if unidirectional else 0.0
+    ct, st = math.cos(th), math.sin(th)
+    corners = np.array([[x, y] for x in (box_lo[0], box_hi[0]) for y in (box_lo[1], box_hi[1])])
+    a = corners @ np.array([ct, st])
+    b = corners @ np.array([-st, ct])
+    na = max(2, int(math.ceil((a.max() - a.min()) / dh)) + 1)
+    nb = 1 if unidirectional else max(2, int(math.ceil((b.max() - b.min()) / dh)) + 1)
+    # levels above the calm surface (z' = z - water_level), one of them exactly at 0
+    bottom = box_lo[2] - water_level
+    if depth is not None:
+        bottom = max(bottom, -depth)
+    top = min(box_hi[2] - water_level, crest) if stretch == EXTRAPOLATED else 0.0
+    below = max(1, int(math.ceil(-min(bottom, -dz) / dz)))
+    above = max(0, int(math.ceil(top / dz)))
+    nz = below + above + 1
+    z0 = -below * dz
+    n = table.shape[0]
+    size = na * nb * (ETA_SLOT * 2 + nz * FIELD_SLOT * 2) + nz * n * 2
+    if size > GRID_MAX_SIZE:
+        raise ValueError(f"environment.waves.grid: {size * 8 / 2**20:.0f} MiB of precomputed "
+                         f"kinematics (spacing {dh:.3g} m x {dz:.3g} m over the line's region "
+                         f"and margin): give a larger grid.tolerance or grid.spacing, a "
+                         f"smaller grid.margin, or grid: none (direct sums)")
+    grid = np.full(G_HEADER + size, math.nan)
+    grid[:G_HEADER] = 0.0
+    grid[G_FLAG] = 1.0
+    grid[G_NA], grid[G_NB], grid[G_NZ] = na, nb, nz
+    grid[G_A0], grid[G_DA] = a.min(), dh
+    grid[G_B0], grid[G_DB] = (0.0, 1.0) if unidirectional else (b.min(), dh)
+    grid[G_Z0], grid[G_DZ] = z0, dz
+    grid[G_DT] = dt
+    grid[G_COS], grid[G_SIN] = ct, st
+    grid[G_ETA] = G_HEADER
+    grid[G_FIELD] = G_HEADER + na * nb * ETA_SLOT * 2
+    grid[G_DEPTH] = grid[G_FIELD] + na * nb * nz * FIELD_SLOT * 2
+    # depth factors C(z), S(z) per level and component (time independent), as field_direct
+    z = z0 + dz * np.arange(nz)[:, None]
+    k = table[None, :, K]
+    zz = np.minimum(np.maximum(z, -0.5 * table[None, :, TWO_H]), 0.0)
+    e1 = np.exp(k * zz)
+    e2 = np.exp(-k * (zz + table[None, :, TWO_H]))
+    cz = (e1 + e2) * table[None, :, D_INV]
+    sz = (e1 - e2) * table[None, :, D_INV]
+    up = z > 0.0  # extrapolated levels: C(0) + z k S(0), S(0) + z k C(0)
+    cz, sz = np.where(up, cz + z * k * sz, cz), np.where(up, sz + z * k * cz, sz)
+    off = int(grid[G_DEPTH])
+    grid[off:off + nz * n * 2] = np.stack([cz, sz], axis=-1).reshape(-1)
+    return grid
+
+
 def build_waves(waves, g: float, depth: float | None, water_level: float | None,
                 extent=None) -> tuple[np.ndarray, np.ndarray]:
     """(sea_waves, sea_grid) for a case's ``environment.waves`` section (None: no waves).
@@ -293,16 +450,21 @@ def build_waves(waves, g: float, depth: float | None, water_level: float | None,
     g: gravity magnitude [m/s^2]; depth: the flat seabed's depth below the water level [m]
     or None (the section's own ``depth`` key wins; neither: deep water); water_level: z of
     the calm surface [m] (required with waves); extent: the line's initial node positions
-    (n, 3) [m] (or a (2, 3) box), which the precomputed grid must cover.
+    (n, 3) [m] (or the two corners of a box), which the precomputed grid covers with a margin;
+    None: no grid (direct sums). The section's ``grid`` key: docs/waves.md.
     """
     if waves is None:
         return no_waves()
     if water_level is None:
         raise ValueError("environment.waves: needs environment.water_level (the calm surface)")
     g = _positive(g, "environment.gravity (magnitude)")
-    stretch_code(waves)
-    table = wave_table(waves, g, dispersion_depth(waves, depth))
-    return table, np.zeros(1)
+    stretch = stretch_code(waves)
+    d = dispersion_depth(waves, depth)
+    table = wave_table(waves, g, d)
+    opts = _grid_options(waves)
+    if opts is None or extent is None:
+        return table, np.zeros(1)
+    return table, build_grid(table, opts, stretch, d, float(water_level), extent)
 
 
 # ============================================================================ kernels ===
@@ -361,6 +523,168 @@ def field_direct(waves, x, y, zs, t, extrapolate, dst, o, jerk):
             dst[o + 8] -= a * w * w * w * sz * sp
 
 
+# ------------------------------------------------------------------------ grid kernels ---
+@kernel
+def _fill_eta(waves, grid, base, x, y, tj):
+    """grid[base+1], grid[base+2] = eta [m], d eta/dt [m/s] at (x, y) at the slice time tj."""
+    eta = 0.0
+    deta = 0.0
+    for c in range(waves.shape[0]):
+        psi = waves[c, KX] * x + waves[c, KY] * y - waves[c, OMEGA] * tj + waves[c, PHASE]
+        eta += waves[c, AMP] * math.cos(psi)
+        deta += waves[c, AMP] * waves[c, OMEGA] * math.sin(psi)
+    grid[base + 1] = eta
+    grid[base + 2] = deta
+
+
+@kernel
+def _fill_field(waves, grid, base, x, y, level, tj):
+    """grid[base+1:base+10] = velocity, acceleration, jerk at (x, y) on the grid level
+    ``level`` at the slice time tj, from the level's depth factors (as field_direct)."""
+    for i in range(1, FIELD_SLOT):
+        grid[base + i] = 0.0
+    n = waves.shape[0]
+    dep = int(grid[G_DEPTH]) + 2 * n * level
+    for c in range(n):
+        a = waves[c, AMP]
+        w = waves[c, OMEGA]
+        k = waves[c, K]
+        psi = waves[c, KX] * x + waves[c, KY] * y - w * tj + waves[c, PHASE]
+        cp = math.cos(psi)
+        sp = math.sin(psi)
+        cz = grid[dep + 2 * c]
+        sz = grid[dep + 2 * c + 1]
+        hx = waves[c, KX] / k
+        hy = waves[c, KY] / k
+        uh = a * w * cz * cp
+        ah = a * w * w * cz * sp
+        jh = -a * w * w * w * cz * cp
+        grid[base + 1] += uh * hx
+        grid[base + 2] += uh * hy
+        grid[base + 3] += a * w * sz * sp
+        grid[base + 4] += ah * hx
+        grid[base + 5] += ah * hy
+        grid[base + 6] -= a * w * w * sz * cp
+        grid[base + 7] += jh * hx
+        grid[base + 8] += jh * hy
+        grid[base + 9] -= a * w * w * w * sz * sp
+
+
+@inline_kernel
+def _cell(grid, x, y):
+    """(ia, wa, ib, wb, corners across) of the horizontal cell holding (x, y); ia = -1 when
+    the point is outside the grid."""
+    ct = grid[G_COS]
+    st = grid[G_SIN]
+    fa = (x * ct + y * st - grid[G_A0]) / grid[G_DA]
+    ia = int(math.floor(fa)) if fa > -1.0 else -1
+    if ia < 0 or ia >= int(grid[G_NA]) - 1:
+        return -1, 0.0, 0, 0.0, 1
+    nb = int(grid[G_NB])
+    if nb == 1:
+        return ia, fa - ia, 0, 0.0, 1
+    fb = (-x * st + y * ct - grid[G_B0]) / grid[G_DB]
+    ib = int(math.floor(fb)) if fb > -1.0 else -1
+    if ib < 0 or ib >= nb - 1:
+        return -1, 0.0, 0, 0.0, 1
+    return ia, fa - ia, ib, fb - ib, 2
+
+
+@inline_kernel
+def _grid_node(grid, ia, ib):
+    """(x, y) [m] of the horizontal grid point (ia, ib)."""
+    a = grid[G_A0] + ia * grid[G_DA]
+    b = grid[G_B0] + ib * grid[G_DB]
+    return a * grid[G_COS] - b * grid[G_SIN], a * grid[G_SIN] + b * grid[G_COS]
+
+
+@inline_kernel
+def _hermite(grid, t):
+    """(slice j, its slot, weights of f_j, T f'_j, f_j+1, T f'_j+1) for time t [s] (cubic
+    Hermite on [j T, (j+1) T])."""
+    s = t / grid[G_DT]
+    j = math.floor(s)
+    tau = s - j
+    t2 = tau * tau
+    t3 = t2 * tau
+    slot = int(j - 2.0 * math.floor(0.5 * j))
+    return (j, slot, 2.0 * t3 - 3.0 * t2 + 1.0, (t3 - 2.0 * t2 + tau) * grid[G_DT],
+            3.0 * t2 - 2.0 * t3, (t3 - t2) * grid[G_DT])
+
+
+@inline_kernel
+def grid_eta(waves, grid, x, y, t):
+    """eta(x, y, t) [m] interpolated from the grid (slices filled on first use); nan when
+    (x, y) is outside it."""
+    ia, wa, ib, wb, nbc = _cell(grid, x, y)
+    if ia < 0:
+        return math.nan
+    j, slot, h0, d0, h1, d1 = _hermite(grid, t)
+    nb = int(grid[G_NB])
+    off = int(grid[G_ETA])
+    eta = 0.0
+    for p in range(2):
+        for q in range(nbc):
+            w = (wa if p == 1 else 1.0 - wa) * (wb if q == 1 else 1.0 - wb)
+            point = (ia + p) * nb + ib + q
+            for s in range(2):
+                js = j + s
+                base = off + (2 * point + (slot + s) % 2) * ETA_SLOT
+                if grid[base] != js:
+                    gx, gy = _grid_node(grid, ia + p, ib + q)
+                    _fill_eta(waves, grid, base, gx, gy, js * grid[G_DT])
+                    grid[base] = js
+                if s == 0:
+                    eta += w * (h0 * grid[base + 1] + d0 * grid[base + 2])
+                else:
+                    eta += w * (h1 * grid[base + 1] + d1 * grid[base + 2])
+    return eta
+
+
+@inline_kernel
+def grid_field(waves, grid, x, y, zs, t, out, o):
+    """Velocity and acceleration at the stretched height zs [m] above the calm level into
+    out[o:o+6], interpolated from the grid (trilinear in space, cubic Hermite in time with
+    the stored time derivatives); returns False (out untouched) outside the grid."""
+    ia, wa, ib, wb, nbc = _cell(grid, x, y)
+    if ia < 0:
+        return False
+    fz = (zs - grid[G_Z0]) / grid[G_DZ]
+    nz = int(grid[G_NZ])
+    iz = int(math.floor(fz)) if fz > -1.0 else -1
+    if iz < 0 or iz > nz - 1 or (iz == nz - 1 and fz > iz):
+        return False
+    if iz == nz - 1:
+        iz = nz - 2
+    wz = fz - iz
+    j, slot, h0, d0, h1, d1 = _hermite(grid, t)
+    nb = int(grid[G_NB])
+    off = int(grid[G_FIELD])
+    for i in range(6):
+        out[o + i] = 0.0
+    for p in range(2):
+        for q in range(nbc):
+            wh = (wa if p == 1 else 1.0 - wa) * (wb if q == 1 else 1.0 - wb)
+            gx = math.nan
+            gy = math.nan
+            for r in range(2):
+                w = wh * (wz if r == 1 else 1.0 - wz)
+                point = ((ia + p) * nb + ib + q) * nz + iz + r
+                for s in range(2):
+                    js = j + s
+                    base = off + (2 * point + (slot + s) % 2) * FIELD_SLOT
+                    if grid[base] != js:
+                        if math.isnan(gx):
+                            gx, gy = _grid_node(grid, ia + p, ib + q)
+                        _fill_field(waves, grid, base, gx, gy, iz + r, js * grid[G_DT])
+                        grid[base] = js
+                    hv = w * (h0 if s == 0 else h1)
+                    hd = w * (d0 if s == 0 else d1)
+                    for i in range(6):  # value and time derivative: u with a, a with jerk
+                        out[o + i] += hv * grid[base + 1 + i] + hd * grid[base + 4 + i]
+    return True
+
+
 @inline_kernel
 def stretched_height(par, zc, eta):
     """The height [m] above the calm level where the linear profile is evaluated for a point
@@ -393,9 +717,13 @@ def wave_kinematics(waves, grid, par, t, x, y, z, out):
         out[i] = 0.0
     if waves.shape[0] == 0:
         return
-    eta = eta_direct(waves, x, y, t)
+    gridded = grid[G_FLAG] == 1.0
+    eta = grid_eta(waves, grid, x, y, t) if gridded else math.nan
+    if math.isnan(eta):
+        eta = eta_direct(waves, x, y, t)
     out[0] = eta
     zs = stretched_height(par, z - par[WATER_LEVEL], eta)
     if math.isnan(zs):
         return
-    field_direct(waves, x, y, zs, t, par[STRETCH] == EXTRAPOLATED, out, 1, False)
+    if not (gridded and grid_field(waves, grid, x, y, zs, t, out, 1)):
+        field_direct(waves, x, y, zs, t, par[STRETCH] == EXTRAPOLATED, out, 1, False)
