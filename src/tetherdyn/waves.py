@@ -87,6 +87,9 @@ FIELD_SLOT = 10
 GRID_KEYS = ("tolerance", "spacing", "dt", "margin", "x", "y", "z")
 GRID_TOLERANCE = 1e-2  #: default relative interpolation error of the grid (velocity)
 GRID_MAX_SIZE = 2**24  #: floats (128 MiB)
+#: the automatic grid only from this many components on: below, direct sums cost less
+#: (benchmarks/results_waves.md: 1 component 103 ns direct, 211 ns from the grid)
+GRID_MIN_COMPONENTS = 4
 
 WAVE_TYPES = ("airy", "jonswap", "pierson_moskowitz", "components")
 #: default frequency range of the spectra, in multiples of the peak frequency 1/tp
@@ -401,11 +404,15 @@ def build_grid(table: np.ndarray, opts: dict, stretch: int, depth: float | None,
     na = max(2, int(math.ceil((a.max() - a.min()) / dh)) + 1)
     nb = 1 if unidirectional else max(2, int(math.ceil((b.max() - b.min()) / dh)) + 1)
     # levels above the calm surface (z' = z - water_level), one of them exactly at 0
+    # (the spacing shrinks so that the lowest level is the bed itself in finite depth: no
+    # level below the bed, where the profile is clamped and would bend the interpolation)
     bottom = box_lo[2] - water_level
     if depth is not None:
         bottom = max(bottom, -depth)
+    span = -bottom if bottom < 0.0 else dz
+    below = max(1, int(math.ceil(span / dz - 1e-9)))
+    dz = span / below
     top = min(box_hi[2] - water_level, crest) if stretch == EXTRAPOLATED else 0.0
-    below = max(1, int(math.ceil(-min(bottom, -dz) / dz)))
     above = max(0, int(math.ceil(top / dz)))
     nz = below + above + 1
     z0 = -below * dz
@@ -451,7 +458,8 @@ def build_waves(waves, g: float, depth: float | None, water_level: float | None,
     or None (the section's own ``depth`` key wins; neither: deep water); water_level: z of
     the calm surface [m] (required with waves); extent: the line's initial node positions
     (n, 3) [m] (or the two corners of a box), which the precomputed grid covers with a margin;
-    None: no grid (direct sums). The section's ``grid`` key: docs/waves.md.
+    None: no grid (direct sums). The section's ``grid`` key: docs/waves.md; without it the
+    grid is used from GRID_MIN_COMPONENTS components on.
     """
     if waves is None:
         return no_waves()
@@ -462,7 +470,7 @@ def build_waves(waves, g: float, depth: float | None, water_level: float | None,
     d = dispersion_depth(waves, depth)
     table = wave_table(waves, g, d)
     opts = _grid_options(waves)
-    if opts is None or extent is None:
+    if opts is None or extent is None or (not opts and table.shape[0] < GRID_MIN_COMPONENTS):
         return table, np.zeros(1)
     return table, build_grid(table, opts, stretch, d, float(water_level), extent)
 
@@ -660,8 +668,8 @@ def grid_field(waves, grid, x, y, zs, t, out, o):
     j, slot, h0, d0, h1, d1 = _hermite(grid, t)
     nb = int(grid[G_NB])
     off = int(grid[G_FIELD])
-    for i in range(6):
-        out[o + i] = 0.0
+    # local sums (out may alias nothing, but the compiler cannot know: keep them in registers)
+    u0 = u1 = u2 = a0 = a1 = a2 = 0.0
     for p in range(2):
         for q in range(nbc):
             wh = (wa if p == 1 else 1.0 - wa) * (wb if q == 1 else 1.0 - wb)
@@ -680,8 +688,20 @@ def grid_field(waves, grid, x, y, zs, t, out, o):
                         grid[base] = js
                     hv = w * (h0 if s == 0 else h1)
                     hd = w * (d0 if s == 0 else d1)
-                    for i in range(6):  # value and time derivative: u with a, a with jerk
-                        out[o + i] += hv * grid[base + 1 + i] + hd * grid[base + 4 + i]
+                    # value and time derivative: velocity with acceleration, acceleration
+                    # with jerk
+                    u0 += hv * grid[base + 1] + hd * grid[base + 4]
+                    u1 += hv * grid[base + 2] + hd * grid[base + 5]
+                    u2 += hv * grid[base + 3] + hd * grid[base + 6]
+                    a0 += hv * grid[base + 4] + hd * grid[base + 7]
+                    a1 += hv * grid[base + 5] + hd * grid[base + 8]
+                    a2 += hv * grid[base + 6] + hd * grid[base + 9]
+    out[o] = u0
+    out[o + 1] = u1
+    out[o + 2] = u2
+    out[o + 3] = a0
+    out[o + 4] = a1
+    out[o + 5] = a2
     return True
 
 
