@@ -39,6 +39,21 @@ def loading_function_tangential(eta):
 
 
 @inline_kernel
+def cross_flow_drag(k_n, k_t, qx, qy, qz, ux, uy, uz):
+    """Cross-flow drag force [N] (fx, fy, fz) on one straight element, ``k_n`` =
+    ½ rho cd_n d L and ``k_t`` = ½ rho cd_t π d L [kg/m]: −k_n |u_n| u_n − k_t |u_t| u_t
+    (the CROSS_FLOW law of :func:`element_drag`, returned rather than stored so that the
+    caller keeps it in registers)."""
+    ut = ux * qx + uy * qy + uz * qz
+    unx = ux - ut * qx
+    uny = uy - ut * qy
+    unz = uz - ut * qz
+    fn = -k_n * math.sqrt(unx * unx + uny * uny + unz * unz)
+    ft = -k_t * abs(ut) * ut
+    return fn * unx + ft * qx, fn * uny + ft * qy, fn * unz + ft * qz
+
+
+@inline_kernel
 def element_drag(law, rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy, uz, out):
     """Drag force [N] on one straight element, written to out[0:3].
 

@@ -34,6 +34,7 @@ import numpy as np
 
 from .._jit import inline_kernel, kernel
 from ..hydro import element_drag
+from ..sea import BED, SEA_ACTIVE
 from ..spline import (
     CLAMPED,
     FREE,
@@ -62,6 +63,7 @@ from ..winch import (
 from .base import lumped_nodes, rk4_critical_step
 from .nodes import (
     ADDED_N,
+    ADDED_T,
     BEND_DAMP,
     CD_N,
     CD_T,
@@ -85,6 +87,8 @@ from .nodes import (
     N_SCAL,
     RAMP,
     RHO,
+    SEA_DATA_FIELDS,
+    SEA_DATA_RUN_FIELDS,
     UX,
     UY,
     UZ,
@@ -105,6 +109,12 @@ from .nodes import (
     node_rates,
     positions_from,
     rest_rates,
+    sea_added_mass,
+    sea_anchors,
+    sea_instant,
+    sea_loads,
+    sea_outputs,
+    shift_anchors,
     voigt_tension,
     with_spare_rows,
 )
@@ -154,6 +164,8 @@ HigherOrderData = namedtuple(
         # coordinates (changed by a split or merge), work: schedule motion (3, 3), payout
         # state [ℓ, ṡ, s̈, spare]
         "winch", "wbreaks", "wcoeffs", "held", "wmotion", "wstate",
+        # the sea (sea.py; sea_par[SEA_ACTIVE] = 0 without one) and its work arrays
+        *SEA_DATA_FIELDS,
     ],
 )
 #: what a run mutates (models/base.py: Model and data): host schedules, work arrays, the
@@ -161,7 +173,8 @@ HigherOrderData = namedtuple(
 #: split or merge rewrites
 RUN_FIELDS = ("breaks0", "coeffs0", "breaks1", "coeffs1", "elem", "node", "fac", "pos", "vel",
               "force", "r2", "r2dot", "ntan", "hnode", "torsion", "length", "tension", "lam",
-              "motion", "tmp", "tg", "tw", "wbreaks", "wcoeffs", "held", "wmotion", "wstate")
+              "motion", "tmp", "tg", "tw", "wbreaks", "wcoeffs", "held", "wmotion", "wstate",
+              *SEA_DATA_RUN_FIELDS)
 # With a winch, ``n_nodes`` counts the state's node rows (capacity + the winch's pseudo-node,
 # winch.py); the live count is read from the state and only the live rows of the work
 # arrays are used. Without one both are the node count.
@@ -380,11 +393,12 @@ def _ramp(t, ramp_time):
 @kernel
 def _tether_forces(t, n, flags, scal, elem, node, ends, fac, rollt0, rollv0, rollt1, rollv1,
                    pos, vel, force, r2, r2dot, ntan, hnode, torsion, length, tension, lam,
-                   tmp, tg, tw, zero):
+                   tmp, tg, tw, zero, sea):
     """The tether's own nodal loads [N] into force (no payload): axial, bending, torsion,
-    drag, weight and buoyancy, end moments — seed 004 eqs. (4.31)–(4.35) lumped (§4.4)."""
+    drag, weight and buoyancy, end moments — seed 004 eqs. (4.31)–(4.35) lumped (§4.4).
+    With the sea (``sea`` true) weight only: buoyancy and drag come from sea_loads."""
     N = n - 1
-    rho = scal[RHO]
+    rho = 0.0 if sea else scal[RHO]
     _spline_state(n, flags, ends, elem, fac, pos, r2, ntan, tg)
     damped = scal[BEND_DAMP] > 0.0
     if damped:  # curvature rate: the (linear) spline of the velocities, clamps fixed
@@ -533,10 +547,16 @@ def _prepare(t, y, d):
 def _forces_of(t, d, n):
     """All tether loads of the n live nodes already in d.pos / d.vel (with a winch, the
     thrust of the material its neighbour node gains or loses too)."""
+    sea = d.sea_par[SEA_ACTIVE] != 0.0
     _tether_forces(t, n, d.flags, d.scal, d.elem, d.node, d.ends, d.fac, d.rollt0,
                    d.rollv0, d.rollt1, d.rollv1, d.pos, d.vel, d.force, d.r2, d.r2dot,
                    d.ntan, d.hnode, d.torsion, d.length, d.tension, d.lam, d.tmp, d.tg, d.tw,
-                   d.zero)
+                   d.zero, sea)
+    if sea:
+        # the fluid on each element's chord and the seabed (nodes.sea_loads)
+        sea_loads(t, n, d.flags, d.scal, d.elem, True, d.sea_par, d.sea_current, d.sea_wind,
+                  d.sea_waves, d.sea_grid, d.sea_bed, d.sea_bed_axes, d.sea_anchor, d.pos,
+                  d.vel, d.force, d.wadd, d.bedf, d.gnd, d.fout)
     if d.winch[W_ON] != 0.0:
         winch_thrust(n, d.winch, d.pos, d.vel, d.wstate[1],
                      d.elem[winch_nodes(n, d.winch)[2], L0], d.force, d.tmp)
@@ -551,8 +571,12 @@ def rhs(t, y, dydt, d):
                d.pos, d.vel)
     _forces_of(t, d, n)
     rest_rates(t, y, n, ns, d.winch, d.tension, d.wstate, dydt)
-    node_rates(t, n, ns, d.flags, d.scal, d.node, d.ends, d.elem, d.ntan, True, True, d.vel,
-               d.force, d.motion, d.tmp, dydt)
+    if d.sea_par[SEA_ACTIVE] != 0.0:  # added mass scaled by each element's medium
+        node_rates(t, n, ns, d.flags, d.scal, d.node, d.ends, d.elem, d.wadd, 0, 1, d.ntan,
+                   True, True, d.vel, d.force, d.motion, d.tmp, dydt)
+    else:
+        node_rates(t, n, ns, d.flags, d.scal, d.node, d.ends, d.elem, d.elem, ADDED_N, ADDED_T,
+                   d.ntan, True, True, d.vel, d.force, d.motion, d.tmp, dydt)
 
 
 @kernel
@@ -622,9 +646,13 @@ def remesh(t, y, d):
     element's strain (:func:`_keep_strain`); a controller stepped with generalized_alpha
     takes its command here too. Returns 1 when y changed."""
     w = d.winch
+    ns = d.n_nodes
+    bed = d.sea_par[BED] != 0.0
+    if bed:  # the seabed's friction anchors (sea.update_anchor)
+        sea_anchors(y, active_nodes(y, ns, w), ns, d.flags, d.scal, d.elem, d.sea_par,
+                    d.sea_bed, d.sea_bed_axes, d.sea_anchor, d.pos, d.vel)
     if w[W_ON] == 0.0:
         return 0
-    ns = d.n_nodes
     n0 = active_nodes(y, ns, w)
     e0 = winch_nodes(n0, w)[2]
     tension = d.tension[e0]  # the last evaluation's
@@ -639,6 +667,8 @@ def remesh(t, y, d):
     if changed:
         grew = active_nodes(y, ns, w) > n0
         _keep_strain(t, y, d, n0, strain if grew else merged)
+        if bed:  # the anchors follow their nodes
+            shift_anchors(d.sea_anchor, n0, active_nodes(y, ns, w), w[W_SIDE])
     if w[W_MODE] == STEPPED:
         control_segment(t, y, ns, w, tension, d.wbreaks, d.wcoeffs)
     return changed
@@ -676,18 +706,29 @@ def mass(t, y, Mb, d):
     mass (payload included) plus the element-average added mass (eqs. 4.23, 4.32). Dead
     rows and a winch's pseudo-node get 1."""
     n = _prepare(t, y, d)
-    fluid = d.scal[RHO] > 0.0
+    sea = d.sea_par[SEA_ACTIVE] != 0.0
+    fluid = sea or d.scal[RHO] > 0.0
     if fluid:
         positions_from(y, n, d.n_nodes, d.pos, d.vel)
         _spline_state(n, d.flags, d.ends, d.elem, d.fac, d.pos, d.r2, d.ntan, d.tg)
-    mass_rows(n, d.node, d.ends, d.elem, d.ntan, True, fluid, d.motion[2], Mb)
+    if sea:  # added mass scaled by each element's medium
+        sea_added_mass(t, n, d.scal, d.elem, True, d.sea_par, d.sea_waves, d.sea_grid, d.pos,
+                       d.wadd, d.fout)
+        mass_rows(n, d.node, d.ends, d.elem, d.wadd, 0, 1, d.ntan, True, fluid, d.motion[2],
+                  Mb)
+    else:
+        mass_rows(n, d.node, d.ends, d.elem, d.elem, ADDED_N, ADDED_T, d.ntan, True, fluid,
+                  d.motion[2], Mb)
 
 
 @kernel
-def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, potential,
-                curvature, twist, torsion, winch_out):
+def diagnostics(times, Y, d, replay, dydt, M, tension, start_force, end_force, kinetic,
+                potential, curvature, twist, torsion, eta, grounded, bed_force, winch_out):
     """Results at each output instant: element tension T + P, end forces, energies, nodal
-    curvature |r''|, twist τ and nodal torsion forces. dydt (state size), M (3x3): work.
+    curvature |r''|, twist τ and nodal torsion forces; with the sea the surface elevation
+    [m], grounded flags and the seabed's force [N] (nodes.sea_instant; ``replay``: the
+    friction anchors are updated after each instant, as lumped_mass.diagnostics does).
+    dydt (state size), M (3x3): work.
 
     Node and element columns beyond the live ones are left untouched (the caller pads
     them). With a winch, ``winch_out[j]`` gets [live nodes, deployed length ℓ [m], payout
@@ -696,6 +737,7 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
     """
     ns = d.n_nodes
     scal = d.scal
+    sea = d.sea_par[SEA_ACTIVE] != 0.0
     for j in range(times.size):
         n = active_nodes(Y[j], ns, d.winch)
         rhs(times[j], Y[j], dydt, d)
@@ -707,10 +749,20 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
                 c += d.r2[i, a] * d.r2[i, a]
                 torsion[j, i, a] = d.torsion[i, a]
             curvature[j, i] = math.sqrt(c)
-        ke, pe = instant_results(j, n, ns, d.flags, scal, d.node, d.ends, d.elem, d.winch,
-                                 d.wstate, d.ntan, True, d.pos, d.vel, d.force, d.tension,
-                                 d.length, dydt, d.tmp, M, tension, start_force, end_force,
-                                 winch_out)
+        if sea:
+            added, cn, ct = d.wadd, 0, 1
+        else:
+            added, cn, ct = d.elem, ADDED_N, ADDED_T
+        ke, pe = instant_results(j, n, ns, d.flags, scal, d.node, d.ends, d.elem, added, cn,
+                                 ct, d.sea_par, d.winch, d.wstate, d.ntan, True, d.pos, d.vel,
+                                 d.force, d.tension, d.length, dydt, d.tmp, M, tension,
+                                 start_force, end_force, winch_out)
+        if sea:
+            sea_instant(j, times[j], n, d.sea_par, d.sea_current, d.sea_wind, d.sea_waves,
+                        d.sea_grid, d.pos, d.bedf, d.gnd, d.fout, eta, grounded, bed_force)
+            if replay and d.sea_par[BED] != 0.0:
+                sea_anchors(Y[j], n, ns, d.flags, d.scal, d.elem, d.sea_par, d.sea_bed,
+                            d.sea_bed_axes, d.sea_anchor, d.pos, d.vel)
         pe += 0.5 * scal[EI] * curvature_integral(d.r2, d.elem[:n - 1, L0])  # bending energy
         pe += 0.5 * scal[GJ] * d.tw[TW_TAU] * d.tw[TW_TAU] * scal[LTOT]
         kinetic[j] = ke
@@ -757,7 +809,8 @@ class HigherOrder(NodeRows):
     force = staticmethod(force)
     mass = staticmethod(mass)
     diagnostics = staticmethod(diagnostics)
-    extra_results = ("node", "element", "node_axis")  # curvature, twist, torsion force
+    # curvature, twist, torsion force; the sea's surface elevation, grounded, seabed force
+    extra_results = ("node", "element", "node_axis", "node", "node", "node_axis")
 
     def __init__(self, case: Case) -> None:
         super().__init__(case)
@@ -842,6 +895,7 @@ class HigherOrder(NodeRows):
             tmp=np.zeros(24), tg=np.zeros((2, 3)), tw=np.zeros(4 + MEMORY), zero=np.zeros(3),
             winch=winch, wbreaks=wbreaks, wcoeffs=wcoeffs, held=held,
             wmotion=np.zeros((3, 3)), wstate=np.zeros(4),
+            **self._sea_arrays(case, ns, ns - 1),
         )
         if self.winch:
             self._start_winch(n)
@@ -860,10 +914,11 @@ class HigherOrder(NodeRows):
         saved = d.tw.copy()
         if times.size and times[0] <= 0.0:
             d.tw[:] = 0.0  # a replay from t = 0: the twist branch as the run took it
+        dr, replay = self._replay_data(d)
         diagnostics(np.ascontiguousarray(times, dtype=float), np.ascontiguousarray(Y),
-                    d, np.empty(Y.shape[1]), np.empty((3, 3)), *res)
+                    dr, replay, np.empty(Y.shape[1]), np.empty((3, 3)), *res)
         d.tw[:] = saved
-        tension, f0, f1, ke, pe, curv, twist, tors, wout = res
+        tension, f0, f1, ke, pe, curv, twist, tors, eta, grounded, bed_force, wout = res
         pos, vel = self.node_states(Y)
         out = dict(
             position=pos, velocity=vel, tension=tension, start_force=f0, end_force=f1,
@@ -879,6 +934,8 @@ class HigherOrder(NodeRows):
         )
         if self.winch:
             out.update(winch_outputs(self.data.winch, wout, self.n_nodes))
+        if self.sea_results:
+            out.update(sea_outputs(eta, grounded, bed_force))
         return out
 
     def bending_frequency(self) -> float:

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._jit import inline_kernel, kernel
-from ..hydro import element_drag
+from ..hydro import CROSS_FLOW, cross_flow_drag, element_drag
+from ..sea import BED, SEA_ACTIVE
 from ..spline import (
     CLAMPED,
     FREE,
@@ -43,6 +44,7 @@ from ..winch import (
     STEPPED,
     W_MODE,
     W_ON,
+    W_SIDE,
     W_SPLINE,
     active_nodes,
     control_segment,
@@ -54,6 +56,8 @@ from ..winch import (
 )
 from .base import lumped_nodes, rk4_critical_step
 from .nodes import (
+    ADDED_N,
+    ADDED_T,
     BEND_DAMP,
     CD_N,
     CD_T,
@@ -76,6 +80,8 @@ from .nodes import (
     N_SCAL,
     RAMP,
     RHO,
+    SEA_DATA_FIELDS,
+    SEA_DATA_RUN_FIELDS,
     UX,
     UY,
     UZ,
@@ -96,6 +102,12 @@ from .nodes import (
     node_rates,
     positions_from,
     rest_rates,
+    sea_added_mass,
+    sea_anchors,
+    sea_instant,
+    sea_loads,
+    sea_outputs,
+    shift_anchors,
     voigt_tension,
     with_spare_rows,
 )
@@ -127,13 +139,16 @@ LumpedMassData = namedtuple(
         # coordinates (changed by a split or merge), work: schedule motion (3, 3), payout
         # state [ℓ, ṡ, s̈, spare]
         "winch", "wbreaks", "wcoeffs", "held", "wmotion", "wstate",
+        # the sea (sea.py; sea_par[SEA_ACTIVE] = 0 without one) and its work arrays
+        *SEA_DATA_FIELDS,
     ],
 )
 #: what a run mutates (models/base.py: Model and data): host schedules, work arrays, and the
 #: layout tables, held rows and spline factor a winch split or merge rewrites
 RUN_FIELDS = ("breaks0", "coeffs0", "breaks1", "coeffs1", "pos", "vel", "force", "tangent",
               "length", "tension", "motion", "tmp", "elem", "node", "lu", "bfac", "r2",
-              "r2dot", "wb", "shear", "wbreaks", "wcoeffs", "held", "wmotion", "wstate")
+              "r2dot", "wb", "shear", "wbreaks", "wcoeffs", "held", "wmotion", "wstate",
+              *SEA_DATA_RUN_FIELDS)
 # With a winch, ``n_nodes`` counts the state's node rows (capacity + the winch's pseudo-node,
 # winch.py); the live count is read from the state. Without one both are the node count.
 # Kernels pass individual arrays to their helpers, never the whole tuple: handing a tuple
@@ -141,9 +156,21 @@ RUN_FIELDS = ("breaks0", "coeffs0", "breaks1", "coeffs1", "pos", "vel", "force",
 
 
 @kernel
-def _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, length, tension, tmp):
-    """Element tensions and the tether's own nodal loads (no payload) into force [N]."""
-    rho = scal[RHO]
+def _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, length, tension, tmp,
+                   sea):
+    """Element tensions and the tether's own nodal loads (no payload) into force [N]. With
+    the sea (``sea`` true) weight only: buoyancy and drag come from :func:`sea_loads`."""
+    rho = 0.0 if sea else scal[RHO]
+    cux = scal[UX]
+    cuy = scal[UY]
+    cuz = scal[UZ]
+    law = flags[DRAG_LAW]
+    cross_flow = law == CROSS_FLOW
+    diameter = scal[DIAMETER]
+    cdn = scal[CD_N]
+    cdt = scal[CD_T]
+    kn = 0.5 * rho * cdn * diameter  # cross-flow drag per metre and (m/s)^2 [kg/m^2]
+    kt = 0.5 * rho * cdt * math.pi * diameter
     for i in range(n):
         w = node[i, MASS] - rho * node[i, VOLUME]
         # weight and buoyancy of the half elements lumped here — seed 004 eqs. (2.13), (2.16)
@@ -173,17 +200,32 @@ def _tether_forces(n, flags, scal, elem, node, pos, vel, force, tangent, length,
         strain_rate = (dvx * qx + dvy * qy + dvz * qz - L * inv_Lu * elem[e, LDOT]) * inv_Lu
         T = voigt_tension(flags, scal, strain, strain_rate)
         tension[e] = T
+        fx = T * qx
+        fy = T * qy
+        fz = T * qz
         if rho > 0.0:
             # drag at the element centre, half to each node — seed 004 eqs. (2.12), (2.16)
-            ux = 0.5 * (vel[e, 0] + vel[e + 1, 0]) - scal[UX]
-            uy = 0.5 * (vel[e, 1] + vel[e + 1, 1]) - scal[UY]
-            uz = 0.5 * (vel[e, 2] + vel[e + 1, 2]) - scal[UZ]
-            element_drag(flags[DRAG_LAW], rho, scal[DIAMETER], L, scal[CD_N], scal[CD_T],
-                         qx, qy, qz, ux, uy, uz, tmp)
-            for a in range(3):
-                force[e, a] += 0.5 * tmp[a]
-                force[e + 1, a] += 0.5 * tmp[a]
-        add_pair(force, e, e + 1, T * qx, T * qy, T * qz)
+            ux = 0.5 * (vel[e, 0] + vel[e + 1, 0]) - cux
+            uy = 0.5 * (vel[e, 1] + vel[e + 1, 1]) - cuy
+            uz = 0.5 * (vel[e, 2] + vel[e + 1, 2]) - cuz
+            if cross_flow:
+                hx, hy, hz = cross_flow_drag(kn * L, kt * L, qx, qy, qz, ux, uy, uz)
+            else:
+                element_drag(law, rho, diameter, L, cdn, cdt, qx, qy, qz, ux, uy, uz, tmp)
+                hx = tmp[0]
+                hy = tmp[1]
+                hz = tmp[2]
+            hx *= 0.5
+            hy *= 0.5
+            hz *= 0.5
+            force[e, 0] += hx + fx
+            force[e, 1] += hy + fy
+            force[e, 2] += hz + fz
+            force[e + 1, 0] += hx - fx
+            force[e + 1, 1] += hy - fy
+            force[e + 1, 2] += hz - fz
+        else:
+            add_pair(force, e, e + 1, fx, fy, fz)
 
 
 @inline_kernel
@@ -306,14 +348,25 @@ def _prepare(t, y, d):
 
 
 @inline_kernel
+def _sea_loads(t, d, n):
+    """The sea's fluid and seabed loads of the n live nodes into d.force (nodes.sea_loads)."""
+    sea_loads(t, n, d.flags, d.scal, d.elem, False, d.sea_par, d.sea_current, d.sea_wind,
+              d.sea_waves, d.sea_grid, d.sea_bed, d.sea_bed_axes, d.sea_anchor, d.pos, d.vel,
+              d.force, d.wadd, d.bedf, d.gnd, d.fout)
+
+
+@inline_kernel
 def _loads(t, y, d, n):
     """Positions, velocities and the tether's own nodal loads (tension, drag, weight,
     bending, the winch's material thrust) of the n live nodes of y into d.pos/vel/force."""
     flags = d.flags
     load_state(t, y, n, d.n_nodes, flags, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1,
                d.motion, d.pos, d.vel)
+    sea = d.sea_par[SEA_ACTIVE] != 0.0
     _tether_forces(n, flags, d.scal, d.elem, d.node, d.pos, d.vel, d.force, d.tangent,
-                   d.length, d.tension, d.tmp)
+                   d.length, d.tension, d.tmp, sea)
+    if sea:
+        _sea_loads(t, d, n)
     if flags[BENDING]:
         _bending_forces(t, n, flags, d.scal, d.ends, d.lu[:n - 1], d.bfac, d.clamp, d.pos,
                         d.vel, d.force, d.tangent, d.length, d.r2, d.r2dot, d.wb, d.shear,
@@ -330,22 +383,35 @@ def rhs(t, y, dydt, d):
     ns = d.n_nodes
     _loads(t, y, d, n)
     rest_rates(t, y, n, ns, d.winch, d.tension, d.wstate, dydt)
-    node_rates(t, n, ns, d.flags, d.scal, d.node, d.ends, d.elem, d.tangent, False,
-               d.scal[RHO] > 0.0, d.vel, d.force, d.motion, d.tmp, dydt)
+    if d.sea_par[SEA_ACTIVE] != 0.0:  # added mass scaled by each element's medium
+        node_rates(t, n, ns, d.flags, d.scal, d.node, d.ends, d.elem, d.wadd, 0, 1,
+                   d.tangent, False, True, d.vel, d.force, d.motion, d.tmp, dydt)
+    else:
+        node_rates(t, n, ns, d.flags, d.scal, d.node, d.ends, d.elem, d.elem, ADDED_N,
+                   ADDED_T, d.tangent, False, d.scal[RHO] > 0.0, d.vel, d.force, d.motion,
+                   d.tmp, dydt)
 
 
 @kernel
 def remesh(t, y, d):
-    """A winch's split or merge after an accepted step (winch.py); 1 when y changed. A
+    """After an accepted step: the seabed's friction anchors (sea.update_anchor), a winch's
+    split or merge (winch.py; the anchors follow their nodes); 1 when y changed. A
     controller stepped with generalized_alpha (STEPPED) also takes its command here."""
     w = d.winch
+    ns = d.n_nodes
+    bed = d.sea_par[BED] != 0.0
+    if bed:
+        sea_anchors(y, active_nodes(y, ns, w), ns, d.flags, d.scal, d.elem, d.sea_par,
+                    d.sea_bed, d.sea_bed_axes, d.sea_anchor, d.pos, d.vel)
     if w[W_ON] == 0.0:
         return 0
-    ns = d.n_nodes
+    n0 = active_nodes(y, ns, w)
     # the winch element's tension of the last evaluation, before a split or merge renumbers
-    tension = d.tension[winch_nodes(active_nodes(y, ns, w), w)[2]]
+    tension = d.tension[winch_nodes(n0, w)[2]]
     changed = remesh_nodes(t, y, ns, w, d.elem, d.node, d.held, d.flags[HELD0],
                            d.flags[HELD1], d.tmp, d.r2, w[W_SPLINE] != 0.0)
+    if changed and bed:
+        shift_anchors(d.sea_anchor, n0, active_nodes(y, ns, w), w[W_SIDE])
     if w[W_MODE] == STEPPED:
         control_segment(t, y, ns, w, tension, d.wbreaks, d.wcoeffs)
     return changed
@@ -371,8 +437,11 @@ def force(t, y, F, d):
     ns = d.n_nodes
     scal, ends, vel, force_, tmp = d.scal, d.ends, d.vel, d.force, d.tmp
     positions_from(y, n, ns, d.pos, vel)
+    sea = d.sea_par[SEA_ACTIVE] != 0.0
     _tether_forces(n, d.flags, scal, d.elem, d.node, d.pos, vel, force_, d.tangent, d.length,
-                   d.tension, tmp)
+                   d.tension, tmp, sea)
+    if sea:
+        _sea_loads(t, d, n)
     if d.flags[BENDING]:
         _bending_forces(t, n, d.flags, scal, ends, d.lu[:n - 1], d.bfac, d.clamp, d.pos, vel,
                         force_, d.tangent, d.length, d.r2, d.r2dot, d.wb, d.shear, tmp)
@@ -391,7 +460,8 @@ def mass(t, y, Mb, d):
     pseudo-node get 1."""
     n = _prepare(t, y, d)
     tangent = d.tangent
-    fluid = d.scal[RHO] > 0.0
+    sea = d.sea_par[SEA_ACTIVE] != 0.0
+    fluid = sea or d.scal[RHO] > 0.0
     if fluid:
         for e in range(n - 1):
             dx = y[3 * (e + 1)] - y[3 * e]
@@ -401,14 +471,26 @@ def mass(t, y, Mb, d):
             tangent[e, 0] = dx * inv_L
             tangent[e, 1] = dy * inv_L
             tangent[e, 2] = dz * inv_L
-    mass_rows(n, d.node, d.ends, d.elem, tangent, False, fluid, d.motion[2], Mb)
+    if sea:  # added mass scaled by each element's medium
+        positions_from(y, n, d.n_nodes, d.pos, d.vel)
+        sea_added_mass(t, n, d.scal, d.elem, False, d.sea_par, d.sea_waves, d.sea_grid,
+                       d.pos, d.wadd, d.fout)
+        mass_rows(n, d.node, d.ends, d.elem, d.wadd, 0, 1, tangent, False, fluid, d.motion[2],
+                  Mb)
+    else:
+        mass_rows(n, d.node, d.ends, d.elem, d.elem, ADDED_N, ADDED_T, tangent, False, fluid,
+                  d.motion[2], Mb)
 
 
 @kernel
-def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, potential,
-                curvature, shear, winch_out):
+def diagnostics(times, Y, d, replay, dydt, M, tension, start_force, end_force, kinetic,
+                potential, curvature, shear, eta, grounded, bed_force, winch_out):
     """Element tension, end forces and energies at each output instant (results layer);
-    with bending also the nodal curvature |r''| [1/m] and the element shear magnitude [N].
+    with bending also the nodal curvature |r''| [1/m] and the element shear magnitude [N];
+    with the sea the surface elevation [m], grounded flags and the seabed's force [N]
+    (nodes.sea_instant). ``replay`` true: the friction anchors in d.sea_anchor are
+    updated after each instant as a run does after each step (the caller hands a fresh
+    copy: outputs of a whole run, sea.replay_anchors' rule).
 
     dydt (state size) and M (3x3) are work arrays; curvature/shear are only written when
     bending is on. Node and element columns beyond the live ones are left untouched (the
@@ -417,13 +499,24 @@ def diagnostics(times, Y, d, dydt, M, tension, start_force, end_force, kinetic, 
     (3) [kg m/s]] (nodes.instant_results).
     """
     ns = d.n_nodes
+    sea = d.sea_par[SEA_ACTIVE] != 0.0
     for j in range(times.size):
         n = active_nodes(Y[j], ns, d.winch)
         rhs(times[j], Y[j], dydt, d)
-        ke, pe = instant_results(j, n, ns, d.flags, d.scal, d.node, d.ends, d.elem, d.winch,
-                                 d.wstate, d.tangent, False, d.pos, d.vel, d.force,
-                                 d.tension, d.length, dydt, d.tmp, M, tension, start_force,
-                                 end_force, winch_out)
+        if sea:
+            added, cn, ct = d.wadd, 0, 1
+        else:
+            added, cn, ct = d.elem, ADDED_N, ADDED_T
+        ke, pe = instant_results(j, n, ns, d.flags, d.scal, d.node, d.ends, d.elem, added, cn,
+                                 ct, d.sea_par, d.winch, d.wstate, d.tangent, False, d.pos,
+                                 d.vel, d.force, d.tension, d.length, dydt, d.tmp, M, tension,
+                                 start_force, end_force, winch_out)
+        if sea:
+            sea_instant(j, times[j], n, d.sea_par, d.sea_current, d.sea_wind, d.sea_waves,
+                        d.sea_grid, d.pos, d.bedf, d.gnd, d.fout, eta, grounded, bed_force)
+            if replay and d.sea_par[BED] != 0.0:
+                sea_anchors(Y[j], n, ns, d.flags, d.scal, d.elem, d.sea_par, d.sea_bed,
+                            d.sea_bed_axes, d.sea_anchor, d.pos, d.vel)
         if d.flags[BENDING]:
             r2 = d.r2
             for i in range(n):
@@ -465,7 +558,8 @@ class LumpedMass(NodeRows):
     force = staticmethod(force)
     mass = staticmethod(mass)
     diagnostics = staticmethod(diagnostics)
-    extra_results = ("node", "element")  # curvature, bending shear
+    # curvature, bending shear; the sea's surface elevation, grounded, seabed force
+    extra_results = ("node", "element", "node", "node", "node_axis")
 
     def __init__(self, case: Case) -> None:
         super().__init__(case)
@@ -530,6 +624,7 @@ class LumpedMass(NodeRows):
             r2dot=np.zeros((nb, 3)), wb=np.zeros((nb, 3)), shear=np.zeros(Nb),
             winch=winch, wbreaks=wbreaks, wcoeffs=wcoeffs, held=held,
             wmotion=np.zeros((3, 3)), wstate=np.zeros(4),
+            **self._sea_arrays(case, ns, ns - 1),
         )
         if self.winch:
             self._start_winch(n)
@@ -557,14 +652,17 @@ class LumpedMass(NodeRows):
     def outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None
                 ) -> dict[str, np.ndarray]:
         res = self._result_arrays(times.size, np.nan if self.winch else 0.0)
-        diagnostics(times, np.ascontiguousarray(Y), self.data if data is None else data,
-                    np.empty(Y.shape[1]), np.empty((3, 3)), *res)
-        tension, f0, f1, ke, pe, curv, shear, wout = res
+        d, replay = self._replay_data(self.data if data is None else data)
+        diagnostics(times, np.ascontiguousarray(Y), d, replay, np.empty(Y.shape[1]),
+                    np.empty((3, 3)), *res)
+        tension, f0, f1, ke, pe, curv, shear, eta, grounded, bed_force, wout = res
         pos, vel = self.node_states(Y)
         out = dict(position=pos, velocity=vel, tension=tension, start_force=f0,
                    end_force=f1, kinetic_energy=ke, potential_energy=pe)
         if self.winch:
             out.update(winch_outputs(self.data.winch, wout, self.n_nodes))
+        if self.sea_results:
+            out.update(sea_outputs(eta, grounded, bed_force))
         if self.bending:
             out["curvature"] = (("time", "node"), curv, {
                 "units": "1/m", "long_name": "curvature |r''| of the spline through the nodes"})

@@ -24,6 +24,25 @@ from .._jit import inline_kernel, kernel
 from ..boundary import end_motion_at, eval_motion, fixed_point, free_end_load
 from ..hydro import DRAG_LAW_CODES
 from ..initial import initial_nodes
+from ..sea import (
+    BED,
+    C_BOT,
+    ELEMENT_OUT,
+    HAS_SURFACE,
+    HAS_WAVES,
+    K_BOT,
+    RHO_AIR,
+    RHO_WATER,
+    SEA_FIELDS,
+    SEA_RUN_FIELDS,
+    WATER_LEVEL,
+    element_fluid,
+    fluid_at,
+    sea_arrays,
+    seabed_force,
+    update_anchor,
+    wetted_fraction,
+)
 from ..winch import (
     ADDED_N,
     ADDED_T,
@@ -54,9 +73,11 @@ __all__ = ["NodeRows"]
 #: strain above which a run is declared blown up (1000 % stretch)
 ABSURD_STRAIN = 10.0
 
-# scal: tether, fluid, gravity and current, bending (0 without it); the models append theirs
-EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ, EI, BEND_DAMP = range(14)
-N_SCAL = 14
+# scal: tether, fluid, gravity and current, bending (0 without it), added-mass coefficients
+# and displaced area per metre (read by the sea path); the models append theirs
+(EA, DAMPING, RHO, DIAMETER, CD_N, CD_T, GX, GY, GZ, UX, UY, UZ, EI, BEND_DAMP, CA_N, CA_T,
+ DISPLACED) = range(17)
+N_SCAL = 17
 # flags; the models append theirs from N_FLAGS on
 COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1 = range(5)
 N_FLAGS = 5
@@ -67,6 +88,14 @@ PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, MX, MY, MZ, WEIGHT = range(10)
 N_ENDS = 10
 # elem columns L0, ADDED_N, ADDED_T, LDOT (LDOT: rate of the unstretched length [m/s], a
 # winch element's) and node columns MASS, VOLUME: winch.py's (it writes them)
+
+#: the sea's packed arrays (sea.py) and the work arrays of the sea path, per model:
+#: ``wadd`` (elements, 2) the added mass scaled by each element's medium (normal,
+#: tangential; per element in lumped_mass, per metre in higher_order), ``fout`` element_fluid's
+#: scratch, ``bedf`` (nodes, 3) the seabed's force [N] and ``gnd`` (nodes,) 1 where grounded
+#: at the last evaluation
+SEA_DATA_FIELDS = (*SEA_FIELDS, "wadd", "fout", "bedf", "gnd")
+SEA_DATA_RUN_FIELDS = (*SEA_RUN_FIELDS, "wadd", "fout", "bedf", "gnd")
 
 
 # -- small pieces (inlined into their callers) ------------------------------------------
@@ -126,12 +155,19 @@ def node_mass(i, n, node, ends):
 
 @inline_kernel
 def mass_matrix(i, n, mass, elem, tangent, nodal, M):
-    """Nodal 3x3 mass matrix [kg]: mass·I plus, from each adjacent element, half its added
-    mass A(q̂) = a_n (I − q̂q̂ᵀ) + a_t q̂q̂ᵀ.
+    """Nodal 3x3 mass matrix [kg] with elem's own added mass (:func:`mass_matrix_of`)."""
+    mass_matrix_of(i, n, mass, elem, elem, ADDED_N, ADDED_T, tangent, nodal, M)
 
-    ``nodal`` false (lumped_mass): ``tangent`` holds the element tangents and elem's added
+
+@inline_kernel
+def mass_matrix_of(i, n, mass, elem, added, cn, ct, tangent, nodal, M):
+    """Nodal 3x3 mass matrix [kg]: mass·I plus, from each adjacent element, half its added
+    mass A(q̂) = a_n (I − q̂q̂ᵀ) + a_t q̂q̂ᵀ, a_n = added[e, cn], a_t = added[e, ct] (elem's
+    own columns, or the sea path's ``wadd`` scaled by the element's medium).
+
+    ``nodal`` false (lumped_mass): ``tangent`` holds the element tangents and the added
     mass is per element — seed 004 eqs. (2.14)–(2.15). ``nodal`` true (higher_order):
-    ``tangent`` holds the nodal spline tangents, elem's added mass is per metre, and each
+    ``tangent`` holds the nodal spline tangents, the added mass is per metre, and each
     element's A is the average of its two nodes' — seed 004 eqs. (4.11), (4.23).
     """
     diag = mass
@@ -139,11 +175,11 @@ def mass_matrix(i, n, mass, elem, tangent, nodal, M):
     for e in range(max(i - 1, 0), min(i + 1, n - 1)):
         if nodal:
             q = 0.25 * elem[e, L0]  # (L_u/2) · ½ per node of the element
-            an = q * elem[e, ADDED_N]
-            c = q * elem[e, ADDED_T] - an
+            an = q * added[e, cn]
+            c = q * added[e, ct] - an
         else:
-            an = 0.5 * elem[e, ADDED_N]
-            c = 0.5 * elem[e, ADDED_T] - an
+            an = 0.5 * added[e, cn]
+            c = 0.5 * added[e, ct] - an
         for j in range(e, e + 2 if nodal else e + 1):
             qx = tangent[j, 0]
             qy = tangent[j, 1]
@@ -179,6 +215,55 @@ def solve3(M, fx, fy, fz, out):
     out[0] = (c00 * fx + c01 * fy + c02 * fz) * inv_det
     out[1] = (c01 * fx + c11 * fy + c12 * fz) * inv_det
     out[2] = (c02 * fx + c12 * fy + c22 * fz) * inv_det
+
+
+@inline_kernel
+def element_added_solve(i, n, m, added, cn, ct, tangent, fx, fy, fz, out):
+    """Solve M x = f at node i of straight elements (lumped_mass) in closed form [m/s^2]:
+    M = m I + Σ_e ½(a_n (I − q̂q̂ᵀ) + a_t q̂q̂ᵀ) over its (one or two) elements, seed 004
+    eqs. (2.14)–(2.15) — the same matrix as :func:`mass_matrix_of` with ``nodal`` false
+    (a_n = added[e, cn], a_t = added[e, ct]).
+
+    M = α I + c₀ q₀q₀ᵀ + c₁ q₁q₁ᵀ (α = m + Σ ½a_n, c = ½(a_t − a_n)). With z = (q₀·x, q₁·x)
+    M x = f reads α x = f − c₀z₀q₀ − c₁z₁q₁, and projecting it on q₀, q₁ gives the 2x2
+    system [[α + c₀, g c₁], [g c₀, α + c₁]] z = (q₀·f, q₁·f), g = q₀·q₁ (Woodbury's
+    identity): ~30 flops and one division, against building M and solving it by
+    cofactors (measured 60 → 32 ns per element and call in water,
+    benchmarks/bench_lumped_mass.py). A missing element (an end node) has c = 0, q = 0.
+    """
+    alpha = m
+    c0 = 0.0
+    c1 = 0.0
+    ax = ay = az = 0.0  # q0: the element before the node (none at node 0)
+    bx = by = bz = 0.0  # q1: the element after it (none at the last node)
+    if i > 0:
+        e = i - 1
+        an = 0.5 * added[e, cn]
+        alpha += an
+        c0 = 0.5 * added[e, ct] - an
+        ax = tangent[e, 0]
+        ay = tangent[e, 1]
+        az = tangent[e, 2]
+    if i < n - 1:
+        an = 0.5 * added[i, cn]
+        alpha += an
+        c1 = 0.5 * added[i, ct] - an
+        bx = tangent[i, 0]
+        by = tangent[i, 1]
+        bz = tangent[i, 2]
+    g = ax * bx + ay * by + az * bz
+    p0 = ax * fx + ay * fy + az * fz
+    p1 = bx * fx + by * fy + bz * fz
+    d0 = alpha + c0
+    d1 = alpha + c1
+    # z = ẑ / det of [[α + c₀, g c₁], [g c₀, α + c₁]] z = (p₀, p₁)
+    det = d0 * d1 - g * g * c0 * c1
+    z0 = c0 * (p0 * d1 - g * c1 * p1)
+    z1 = c1 * (p1 * d0 - g * c0 * p0)
+    s = 1.0 / (alpha * det)
+    out[0] = (det * fx - z0 * ax - z1 * bx) * s
+    out[1] = (det * fy - z0 * ay - z1 * by) * s
+    out[2] = (det * fz - z0 * az - z1 * bz) * s
 
 
 # -- the state ----------------------------------------------------------------------------
@@ -245,12 +330,13 @@ def rest_rates(t, y, n, ns, winch, tension, wstate, dydt):
 
 
 @inline_kernel
-def node_rates(t, n, ns, flags, scal, node, ends, elem, tangent, nodal, solve, vel, force,
-               motion, tmp, dydt):
+def node_rates(t, n, ns, flags, scal, node, ends, elem, added, cn, ct, tangent, nodal, solve,
+               vel, force, motion, tmp, dydt):
     """dy/dt of the n live nodes: velocities, and accelerations M⁻¹(tether load + a free
     end's payload load) — seed 004 eqs. (2.16), (4.35); held ends take their prescribed
     acceleration (motion[w, 2], from :func:`load_state`). ``solve`` false: M = m I (no
-    fluid, lumped_mass), divided rather than solved."""
+    fluid, lumped_mass), divided rather than solved; the added mass a_n, a_t is
+    added[e, cn], added[e, ct] (:func:`mass_matrix_of`)."""
     M = motion[2]
     for i in range(n):
         base = 3 * ns + 3 * i
@@ -271,8 +357,12 @@ def node_rates(t, n, ns, flags, scal, node, ends, elem, tangent, nodal, solve, v
                 fy += tmp[4]
                 fz += tmp[5]
         m = node_mass(i, n, node, ends)
-        if solve:
-            mass_matrix(i, n, m, elem, tangent, nodal, M)
+        if solve and not nodal:
+            element_added_solve(i, n, m, added, cn, ct, tangent, fx, fy, fz, tmp[6:9])
+            for a in range(3):
+                dydt[base + a] = tmp[6 + a]
+        elif solve:
+            mass_matrix_of(i, n, m, elem, added, cn, ct, tangent, nodal, M)
             solve3(M, fx, fy, fz, tmp[6:9])
             for a in range(3):
                 dydt[base + a] = tmp[6 + a]
@@ -332,10 +422,10 @@ def force_rows(t, n, flags, scal, ends, vel, force, winch_on, tmp, F):
 
 
 @inline_kernel
-def mass_rows(n, node, ends, elem, tangent, nodal, fluid, M, Mb):
+def mass_rows(n, node, ends, elem, added, cn, ct, tangent, nodal, fluid, M, Mb):
     """Mass matrix [kg] in lower band storage Mb[k, j] = M[j + k, j]: per node the point
-    mass (payload included) plus, in a fluid, the added mass of :func:`mass_matrix` from
-    ``tangent``; block diagonal (no coupling between nodes). Dead rows and a winch's
+    mass (payload included) plus, in a fluid, the added mass of :func:`mass_matrix_of`
+    from ``tangent``; block diagonal (no coupling between nodes). Dead rows and a winch's
     pseudo-node get 1."""
     for k in range(Mb.shape[0]):
         for j in range(Mb.shape[1]):
@@ -345,7 +435,7 @@ def mass_rows(n, node, ends, elem, tangent, nodal, fluid, M, Mb):
     for i in range(n):
         m = node_mass(i, n, node, ends)
         if fluid:
-            mass_matrix(i, n, m, elem, tangent, nodal, M)
+            mass_matrix_of(i, n, m, elem, added, cn, ct, tangent, nodal, M)
             for a in range(3):
                 for b in range(a + 1):
                     Mb[a - b, 3 * i + b] = M[a, b]
@@ -367,13 +457,185 @@ def held_acc(t, y, acc, d):
         acc[3 * (ns - 1)] = d.wstate[2]
 
 
+# -- the sea (sea.py; issue 17) ---------------------------------------------------------
+
+
+@inline_kernel
+def node_held(i, n, flags):
+    """Whether node i of n live nodes is a held end."""
+    return (i == 0 and flags[HELD0] != 0) or (i == n - 1 and flags[HELD1] != 0)
+
+
+@inline_kernel
+def contact_geometry(i, n, elem, pos):
+    """(tx, ty, tz, length): node i's line tangent for the seabed's friction axes (the unit
+    mean of its elements' chord directions) and its contact length [m], half its elements'
+    unstretched lengths (MoorDyn's kBot, cBot act per unit of unstretched length)."""
+    tx = ty = tz = 0.0
+    length = 0.0
+    for e in range(max(i - 1, 0), min(i + 1, n - 1)):
+        dx = pos[e + 1, 0] - pos[e, 0]
+        dy = pos[e + 1, 1] - pos[e, 1]
+        dz = pos[e + 1, 2] - pos[e, 2]
+        L = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if L > 0.0:
+            tx += dx / L
+            ty += dy / L
+            tz += dz / L
+        length += 0.5 * elem[e, L0]
+    m = math.sqrt(tx * tx + ty * ty + tz * tz)
+    if m > 0.0:
+        tx /= m
+        ty /= m
+        tz /= m
+    return tx, ty, tz, length
+
+
+@kernel
+def sea_loads(t, n, flags, scal, elem, nodal, par, current, wind, waves, grid, bed, bed_axes,
+              anchor, pos, vel, force, wadd, bedf, gnd, fout):
+    """The sea's loads on the n live nodes added into force [N] (sea.py, docs/sea.md):
+    per element the fluid's buoyancy, drag and Morison inertia by medium and wetted
+    fraction (sea.element_fluid, lever rule to its two nodes), and the element's added
+    mass scaled by its medium into wadd (per element, or per metre when ``nodal``); per
+    free node the seabed's contact and friction (sea.seabed_force) into bedf, gnd."""
+    law = flags[DRAG_LAW]
+    diameter = scal[DIAMETER]
+    area = scal[DISPLACED]
+    for e in range(n - 1):
+        element_fluid(par, current, wind, waves, grid, t, law, diameter, area, elem[e, L0],
+                      scal[CD_N], scal[CD_T], scal[CA_N], scal[CA_T], pos[e, 0], pos[e, 1],
+                      pos[e, 2], pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2], vel[e, 0],
+                      vel[e, 1], vel[e, 2], vel[e + 1, 0], vel[e + 1, 1], vel[e + 1, 2],
+                      scal[GX], scal[GY], scal[GZ], fout)
+        for a in range(3):
+            force[e, a] += fout[a]
+            force[e + 1, a] += fout[3 + a]
+        # ρ_eff Ca A (per metre), × L_u per element — seed 004 eqs. (2.14), (4.11)
+        per = area * fout[7] if nodal else area * fout[7] * elem[e, L0]
+        wadd[e, 0] = scal[CA_N] * per
+        wadd[e, 1] = scal[CA_T] * per
+    if par[BED] == 0.0:
+        return
+    for i in range(n):
+        gnd[i] = 0.0
+        bedf[i, 0] = 0.0
+        bedf[i, 1] = 0.0
+        bedf[i, 2] = 0.0
+        if node_held(i, n, flags):
+            continue  # a held end's holder takes the bed, not the tether
+        tx, ty, tz, lc = contact_geometry(i, n, elem, pos)
+        gnd[i] = seabed_force(par, bed, bed_axes, anchor, i, pos[i, 0], pos[i, 1], pos[i, 2],
+                              vel[i, 0], vel[i, 1], vel[i, 2], tx, ty, tz, lc, diameter, fout)
+        for a in range(3):
+            bedf[i, a] = fout[a]
+            force[i, a] += fout[a]
+
+
+@kernel
+def sea_added_mass(t, n, scal, elem, nodal, par, waves, grid, pos, wadd, work):
+    """The added mass of the n live nodes' elements scaled by their medium into wadd (as
+    :func:`sea_loads` does, from the wetted fraction alone: the mass matrix of
+    generalized-α); ``work``: sea.ELEMENT_OUT floats."""
+    area = scal[DISPLACED]
+    rw = par[RHO_WATER]
+    ra = par[RHO_AIR] if par[HAS_SURFACE] != 0.0 else rw
+    for e in range(n - 1):
+        f = wetted_fraction(par, waves, grid, t, pos[e, 0], pos[e, 1], pos[e, 2],
+                            pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2], work)[0]
+        rho = f * rw + (1.0 - f) * ra
+        per = area * rho if nodal else area * rho * elem[e, L0]
+        wadd[e, 0] = scal[CA_N] * per
+        wadd[e, 1] = scal[CA_T] * per
+
+
+@kernel
+def sea_anchors(y, n, ns, flags, scal, elem, par, bed, bed_axes, anchor, pos, vel):
+    """After an accepted step: every free node's friction anchor (sea.update_anchor) at
+    the state y (``pos``, ``vel``: work arrays, overwritten)."""
+    positions_from(y, n, ns, pos, vel)
+    for i in range(n):
+        if node_held(i, n, flags):
+            continue
+        tx, ty, tz, lc = contact_geometry(i, n, elem, pos)
+        update_anchor(par, bed, bed_axes, anchor, i, pos[i, 0], pos[i, 1], pos[i, 2], tx, ty,
+                      tz, lc, scal[DIAMETER])
+
+
+@kernel
+def shift_anchors(anchor, n_before, n_after, winch_side):
+    """Keep the friction anchors on their nodes when a winch split (n_after = n_before + 1)
+    or merge (n_before − 1) renumbers the node rows (winch.py): at the start the node after
+    the winch node is new / removed, at the end the one before it. A new node starts with
+    no anchor (it lands afresh)."""
+    if n_after == n_before:
+        return
+    if n_after > n_before:
+        k = 1 if winch_side == 0.0 else n_before - 1  # the row inserted
+        for i in range(n_after - 1, k, -1):
+            for a in range(4):
+                anchor[i, a] = anchor[i - 1, a]
+        for a in range(4):
+            anchor[k, a] = 0.0
+    else:
+        k = 1 if winch_side == 0.0 else n_before - 2  # the row removed
+        for i in range(k, n_after):
+            for a in range(4):
+                anchor[i, a] = anchor[i + 1, a]
+        for a in range(4):
+            anchor[n_before - 1, a] = 0.0
+
+
+@kernel
+def sea_instant(j, t, n, par, current, wind, waves, grid, pos, bedf, gnd, fout, eta,
+                grounded, bed_force):
+    """One output instant's sea results after an evaluation: the wave elevation above the
+    calm level at each node's (x, y) [m], grounded (0/1) and the seabed's force [N]."""
+    for i in range(n):
+        fluid_at(par, current, wind, waves, grid, t, pos[i, 0], pos[i, 1], pos[i, 2], fout)
+        eta[j, i] = fout[7]
+        grounded[j, i] = gnd[i]
+        for a in range(3):
+            bed_force[j, i, a] = bedf[i, a]
+
+
+def sea_data(case, arc_length: np.ndarray, ns: int, n_elem_rows: int) -> dict:
+    """The sea's arrays (sea.sea_arrays, anchors for ``ns`` node rows) and the sea path's
+    work arrays (:data:`SEA_DATA_FIELDS`) of a case."""
+    pos, _ = initial_nodes(case, arc_length)
+    arrays = sea_arrays(case.environment, pos, ns)
+    arrays.update(wadd=np.zeros((n_elem_rows, 2)), fout=np.zeros(ELEMENT_OUT),
+                  bedf=np.zeros((ns, 3)), gnd=np.zeros(ns))
+    return arrays
+
+
+def has_sea_results(par: np.ndarray) -> bool:
+    """Whether a case's results carry the sea's variables (results-format.md: a water
+    level, waves or a seabed)."""
+    return bool(par[HAS_SURFACE] or par[HAS_WAVES] or par[BED])
+
+
+def sea_outputs(eta: np.ndarray, grounded: np.ndarray, bed_force: np.ndarray) -> dict:
+    """The sea's result variables (results-format.md) as (dims, values, attrs)."""
+    return {
+        "surface_elevation": (("time", "node"), eta, {
+            "units": "m", "long_name": "wave elevation above the calm water level at the "
+            "node's horizontal position"}),
+        "grounded": (("time", "node"), grounded > 0.5, {
+            "units": "1", "long_name": "true where the node touches the seabed"}),
+        "seabed_force": (("time", "node", "axis"), bed_force, {
+            "units": "N", "long_name": "contact plus friction force of the seabed on the "
+            "node"}),
+    }
+
+
 # -- results ------------------------------------------------------------------------------
 
 
 @kernel
-def instant_results(j, n, ns, flags, scal, node, ends, elem, winch, wstate, tangent, nodal,
-                    pos, vel, force, element_tension, length, dydt, tmp, M, tension,
-                    start_force, end_force, winch_out):
+def instant_results(j, n, ns, flags, scal, node, ends, elem, added, cn, ct, sea_par, winch,
+                    wstate, tangent, nodal, pos, vel, force, element_tension, length, dydt,
+                    tmp, M, tension, start_force, end_force, winch_out):
     """One output instant j after the model's ``rhs`` filled its work arrays and ``dydt``:
     element tension, the end forces, the winch's record; returns the kinetic energy and the
     potential energy of weight, buoyancy and axial strain [J] (the model adds its bending
@@ -381,7 +643,9 @@ def instant_results(j, n, ns, flags, scal, node, ends, elem, winch, wstate, tang
 
     With a winch the winch node's lumped mass moves with the material velocity u (winch.py,
     into tmp[0:3], its acceleration into tmp[3:6]) in the kinetic energy, the momentum and
-    the winch end's inertia.
+    the winch end's inertia. The added mass is added[e, cn], added[e, ct]
+    (:func:`mass_matrix_of`); with a water level (``sea_par``) a node's buoyancy in the
+    potential energy is that of the medium it is in.
     """
     u = tmp[0:3]
     iw = -1
@@ -394,7 +658,7 @@ def instant_results(j, n, ns, flags, scal, node, ends, elem, winch, wstate, tang
     # the tether mass lumped there (spec: results-format.md)
     for w in range(2):
         i = 0 if w == 0 else n - 1
-        mass_matrix(i, n, node[i, MASS], elem, tangent, nodal, M)
+        mass_matrix_of(i, n, node[i, MASS], elem, added, cn, ct, tangent, nodal, M)
         out = start_force if w == 0 else end_force
         for a in range(3):
             ma = 0.0
@@ -406,8 +670,11 @@ def instant_results(j, n, ns, flags, scal, node, ends, elem, winch, wstate, tang
     pe = 0.0
     for i in range(n):
         m = node_mass(i, n, node, ends)
-        mass_matrix(i, n, m, elem, tangent, nodal, M)
-        w_i = node[i, MASS] - scal[RHO] * node[i, VOLUME]  # net weight / g
+        mass_matrix_of(i, n, m, elem, added, cn, ct, tangent, nodal, M)
+        rho = scal[RHO]
+        if sea_par[HAS_SURFACE] != 0.0 and pos[i, 2] > sea_par[WATER_LEVEL]:
+            rho = sea_par[RHO_AIR]
+        w_i = node[i, MASS] - rho * node[i, VOLUME]  # net weight / g
         if i == 0:
             w_i += ends[0, WEIGHT]
         if i == n - 1:
@@ -449,7 +716,10 @@ def base_scal(case, size: int) -> np.ndarray:
     scal[[EA, DAMPING, RHO, DIAMETER, CD_N, CD_T]] = (
         t.EA, t.axial_damping, env.fluid_density, t.diameter, t.cd_normal, t.cd_tangential)
     scal[GX:GZ + 1] = env.gravity
-    scal[UX:UZ + 1] = env.current
+    # a current profile (table, power law) lives in the sea arrays; scal keeps a uniform one
+    current = getattr(env, "uniform_current", env.current)
+    scal[UX:UZ + 1] = (0.0, 0.0, 0.0) if current is None else current
+    scal[[CA_N, CA_T, DISPLACED]] = (t.ca_normal, t.ca_tangential, t.displaced)
     return scal
 
 
@@ -496,6 +766,26 @@ class NodeRows(Formulation):
     #: the result arrays the model's ``diagnostics`` writes after the energies and before
     #: the winch record: per instant "node", "element" or "node_axis" (nodes × 3)
     extra_results: tuple[str, ...] = ()
+
+    #: whether the results carry the sea's variables (set by the model from its sea arrays)
+    sea_results: bool = False
+
+    def _sea_arrays(self, case, ns: int, n_elem_rows: int) -> dict:
+        """The sea's arrays and work arrays for the data tuple (nodes.sea_data); sets
+        :attr:`sea_results`."""
+        arrays = sea_data(case, self.arc_length, ns, n_elem_rows)
+        self.sea_results = has_sea_results(arrays["sea_par"])
+        return arrays
+
+    @staticmethod
+    def _replay_data(d: tuple) -> tuple[tuple, bool]:
+        """(data, replay) for the outputs of a whole run: with a seabed, the data with
+        fresh friction anchors that ``diagnostics`` replays instant by instant (the run's
+        own anchors are those of its last step; sea.replay_anchors' rule, exact while a
+        node sticks or slides steadily); else the data as given."""
+        if d.sea_par[BED] == 0.0:
+            return d, False
+        return d._replace(sea_anchor=np.zeros_like(d.sea_anchor)), True
 
     def _winch_layout(self, case, added_per_element: bool, on_spline: bool = False):
         """The winch's layout (winch.py) with its attributes taken onto the model: winch
@@ -556,7 +846,8 @@ class NodeRows(Formulation):
         p = self._probe
         p[0][0] = t
         p[1][0] = y
-        self.diagnostics(*p[:2], self.data if data is None else data, *p[2:])
+        # the run's own friction anchors, not replayed (not changed)
+        self.diagnostics(*p[:2], self.data if data is None else data, False, *p[2:])
         out[0] = p[5][0]
         out[1] = p[6][0]
 
@@ -586,21 +877,61 @@ class NodeRows(Formulation):
         Lu[0 if w[W_SIDE] == 0.0 else N - 1] = min(w[W_LO], w[W_LNOM])
         return Lu
 
+    def seabed_contact(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per node the seabed's contact stiffness kBot·d·L_c [N/m] and damping cBot·d·L_c
+        [N s/m] (L_c half the node's unstretched elements, MoorDyn's kBot, cBot per unit
+        area; sea.seabed_force); zeros without a seabed."""
+        d = self.data
+        Lu = self.element_lengths()
+        contact = np.zeros(Lu.size + 1)
+        contact[:-1] += 0.5 * Lu
+        contact[1:] += 0.5 * Lu
+        par = d.sea_par
+        if par[BED] == 0.0:
+            return np.zeros_like(contact), np.zeros_like(contact)
+        area = d.scal[DIAMETER] * contact
+        return par[K_BOT] * area, par[C_BOT] * area
+
+    def seabed_critical_step(self) -> tuple[float, int, float]:
+        """Largest stable RK4 step [s] of a grounded node on the seabed's contact spring
+        and damper alone (k = kBot d L_c, c = cBot d L_c on the node's structural mass:
+        ω = sqrt(k/m), ζ = c / (2 m ω)), the node that limits it, and ω [rad/s]; (inf, 0,
+        0) without a seabed. ``tetherdyn check`` reports it; :meth:`critical_time_step`
+        includes the contact stiffness in every free node's axial bound (any node may land).
+        """
+        kb, cb = self.seabed_contact()
+        m = self.element_properties()["node_mass"]
+        best = (math.inf, 0, 0.0)
+        if not kb.any():
+            return best
+        n = m.size
+        for i in range(n):
+            if (i == 0 and self.data.flags[HELD0]) or (i == n - 1 and self.data.flags[HELD1]):
+                continue
+            omega = math.sqrt(kb[i] / m[i])
+            dt = rk4_critical_step(omega, cb[i] / (2.0 * m[i] * omega))
+            if dt < best[0]:
+                best = (dt, i, omega)
+        return best
+
     def _axial_critical_step(self) -> tuple[float, int, float]:
         """Largest stable RK4 step [s] of the axial modes, the element that limits it and
         its frequency [rad/s]: Gershgorin per node, with k_e = EA / L_e and c_e = C_ID / L_e
         node i's highest mode obeys λ² + (2 Σc / m_i) λ + 2 Σk / m_i = 0, summed over its
-        elements (exact 2·sqrt(k/m) for a uniform interior node)."""
+        elements (exact 2·sqrt(k/m) for a uniform interior node). With a seabed every free
+        node's row also holds the contact spring and damper kBot d L_c, cBot d L_c
+        (:meth:`seabed_contact`: a grounded node's Gershgorin row)."""
         p = self.element_properties()
         k, c, m = p["stiffness"], p["damping"], p["node_mass"]
+        kb, cb = self.seabed_contact()
         n = m.size
         best = (math.inf, 0, 0.0)
         for i in range(n):
             if (i == 0 and self.data.flags[HELD0]) or (i == n - 1 and self.data.flags[HELD1]):
                 continue
             adj = [e for e in (i - 1, i) if 0 <= e < n - 1]
-            ks = 2.0 * sum(k[e] for e in adj)
-            cs = 2.0 * sum(c[e] for e in adj)
+            ks = 2.0 * sum(k[e] for e in adj) + kb[i]
+            cs = 2.0 * sum(c[e] for e in adj) + cb[i]
             omega = math.sqrt(ks / m[i])
             dt = rk4_critical_step(omega, cs / (2.0 * m[i] * omega))
             if dt < best[0]:
