@@ -362,10 +362,13 @@ def check_seabed_catenary(full: bool = True, figure_dir: Path | None = None) -> 
                  f"mobilised state for a {CAT_FRICTION_START:g} m span, the fairlead is "
                  f"pulled at 2 cm/s to {CAT_FRICTION_SPAN:g} m (so that every grounded point "
                  "moves towards it and H > μ w L_B) and the line settles (steady.settle, "
-                 "forces steady to 5e-4 over 10 s, a tenth of the criterion); the anchor's horizontal force T_a against H − μ w "
-                 "L_B. (A start from a tension-free lay does not load the grounded part "
-                 "monotonically: the falling chain lays line down towards the anchor, and "
-                 "friction then acts both ways.) Reference: analytic.seabed_catenary (Jonkman 2007, "
+                 "forces steady to 5e-4 over 10 s, a tenth of the criterion); the drop H − "
+                 "T_a (T_a the anchor's horizontal force) against μ w (L_B − L_e/2): the held "
+                 "anchor node takes the bed's friction on its half element, so the holder "
+                 "feels the continuum's tension at L_e/2. (A start from a tension-free lay "
+                 "does not load the grounded part monotonically: the falling chain lays line "
+                 "down towards the anchor, and friction then acts both ways.) Reference: "
+                 "analytic.seabed_catenary (Jonkman 2007, "
                  "NREL/TP-500-41958, ch. 4, with seabed friction C_B)."),
         figure=figure,
         values=dict(plain=plain, friction=fric, notes=notes),
