@@ -331,7 +331,7 @@ def check_seabed_catenary(full: bool = True, figure_dir: Path | None = None) -> 
                      f"{plain['ref'].touchdown_x:.2f} m)")
     if fric is not None:
         parts.append(f"μ = {CAT_MU}: fairlead tension {fric['err_t'] * 100:.3f} %, grounded "
-                     f"axial force drop H − T_a {fric['drop']:.0f} N vs μ w L_B "
+                     f"axial force drop H − T_a {fric['drop']:.0f} N vs μ w (L_B − L_e/2) "
                      f"{fric['drop_ref']:.0f} N ({fric['err_drop'] * 100:.2f} %)")
     figure = None
     if figure_dir is not None and (plain or fric):
@@ -574,7 +574,7 @@ def check_seabed_friction(full: bool = True, figure_dir: Path | None = None) -> 
                  "no contact). Slope: a plane seabed at 5°, the line along the fall line, "
                  "both ends free, started on the plane at rest; creep = the largest node "
                  "travel along the fall line; sliding: a quadratic fit of the centroid's "
-                 "travel after the first seconds. References: μ w L; "
+                 "travel after the first seconds. References: μ w (L − L_e/2); "
                  "analytic.sliding_acceleration."),
         figure=figure,
         values=dict(res=res, notes=notes),
