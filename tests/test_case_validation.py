@@ -529,3 +529,187 @@ def test_flat_section_without_displaced_area_warns(small_case):
     with warnings.catch_warnings():
         warnings.simplefilter("error", CaseWarning)
         load_case(case)
+
+
+# -- the sea (issue 17): environment.water_level, air_density, wind, current profiles, waves,
+# seabed; every bad value is rejected before the run, naming its key ---------------------------
+
+def _sea(**env) -> Callable[[dict], None]:
+    """A mutation giving the case water (fluid_density 1025) and these environment keys."""
+    return _sections(environment={"fluid_density": 1025.0, **env})
+
+
+AIRY = {"type": "airy", "height": 2.0, "period": 8.0}
+JONSWAP = {"type": "jonswap", "hs": 4.0, "tp": 10.0}
+
+BAD_SEA = [
+    ("seabed above the water level", _sea(water_level=0.0, seabed={"z": 5.0}),
+     "environment.seabed.z"),
+    ("bathymetry all above the water level",
+     _sea(water_level=-50.0, seabed={"bathymetry": {"x": [0, 1, 0, 1], "y": [0, 0, 1, 1],
+                                                    "z": [-1, -1, -2, -2]}}),
+     "environment.seabed.bathymetry"),
+    ("seabed with z and bathymetry",
+     _sea(seabed={"z": -5.0, "bathymetry": "grid.csv"}), "environment.seabed.z"),
+    ("seabed with neither z nor bathymetry", _sea(seabed={"stiffness": 1e6}),
+     "environment.seabed.z"),
+    ("slope with bathymetry",
+     _sea(seabed={"bathymetry": {"x": [0, 1], "y": [0, 0], "z": [0, 0]}, "slope_deg": 3.0}),
+     "environment.seabed.slope_deg"),
+    ("scattered bathymetry",
+     _sea(seabed={"bathymetry": {"x": [0, 1, 0], "y": [0, 0, 1], "z": [-5, -5, -5]}}),
+     "environment.seabed.bathymetry"),
+    ("bathymetry file missing", _sea(seabed={"bathymetry": "nowhere.csv"}),
+     "environment.seabed.bathymetry"),
+    ("bathymetry without a z column",
+     _sea(seabed={"bathymetry": {"x": [0, 1, 0, 1], "y": [0, 0, 1, 1]}}),
+     "environment.seabed.bathymetry"),
+    ("slope of 90 degrees", _sea(seabed={"z": -5.0, "slope_deg": 90.0}),
+     "environment.seabed.slope_deg"),
+    ("zero seabed stiffness", _sea(seabed={"z": -5.0, "stiffness": 0.0}),
+     "environment.seabed.stiffness"),
+    ("negative seabed damping", _sea(seabed={"z": -5.0, "damping": -1.0}),
+     "environment.seabed.damping"),
+    ("negative axial friction", _sea(seabed={"z": -5.0, "friction": {"axial": -0.1}}),
+     "environment.seabed.friction.axial"),
+    ("unknown friction key", _sea(seabed={"z": -5.0, "friction": {"static": 0.3}}),
+     "environment.seabed.friction.static"),
+    ("negative wave height", _sea(water_level=0.0, waves={**AIRY, "height": -1.0}),
+     "environment.waves.height"),
+    ("zero wave period", _sea(water_level=0.0, waves={**AIRY, "period": 0.0}),
+     "environment.waves.period"),
+    ("airy without a height", _sea(water_level=0.0, waves={"type": "airy", "period": 8.0}),
+     "environment.waves.height"),
+    ("negative hs", _sea(water_level=0.0, waves={**JONSWAP, "hs": -4.0}),
+     "environment.waves.hs"),
+    ("zero tp", _sea(water_level=0.0, waves={**JONSWAP, "tp": 0.0}), "environment.waves.tp"),
+    ("jonswap without tp", _sea(water_level=0.0, waves={"type": "jonswap", "hs": 4.0}),
+     "environment.waves.tp"),
+    ("gamma below 1", _sea(water_level=0.0, waves={**JONSWAP, "gamma": 0.5}),
+     "environment.waves.gamma"),
+    ("gamma for pierson_moskowitz",
+     _sea(water_level=0.0, waves={**JONSWAP, "type": "pierson_moskowitz", "gamma": 2.0}),
+     "environment.waves.gamma"),
+    ("height for a spectrum", _sea(water_level=0.0, waves={**JONSWAP, "height": 2.0}),
+     "environment.waves.height"),
+    ("hs for airy waves", _sea(water_level=0.0, waves={**AIRY, "hs": 2.0}),
+     "environment.waves.hs"),
+    ("zero components", _sea(water_level=0.0, waves={**JONSWAP, "components": 0}),
+     "environment.waves.components"),
+    ("reversed frequency range",
+     _sea(water_level=0.0, waves={**JONSWAP, "frequency_range": [0.5, 0.05]}),
+     "environment.waves.frequency_range"),
+    ("component table without a table",
+     _sea(water_level=0.0, waves={"type": "components", "components": 20}),
+     "environment.waves.components"),
+    ("component table with a negative frequency",
+     _sea(water_level=0.0, waves={"type": "components", "components": {
+         "frequency": [0.1, -0.2], "amplitude": [1.0, 0.5]}}),
+     "environment.waves.components.frequency"),
+    ("component table of unequal columns",
+     _sea(water_level=0.0, waves={"type": "components", "components": {
+         "frequency": [0.1, 0.2], "amplitude": [1.0]}}),
+     "environment.waves.components.amplitude"),
+    ("unknown stretching", _sea(water_level=0.0, waves={**AIRY, "stretching": "magic"}),
+     "environment.waves.stretching"),
+    ("zero wave depth", _sea(water_level=0.0, waves={**AIRY, "depth": 0.0}),
+     "environment.waves.depth"),
+    ("negative wave grid tolerance",
+     _sea(water_level=0.0, waves={**AIRY, "grid": {"tolerance": -0.1}}),
+     "environment.waves.grid.tolerance"),
+    ("reversed wave grid range",
+     _sea(water_level=0.0, waves={**AIRY, "grid": {"x": [10.0, 0.0]}}),
+     "environment.waves.grid.x"),
+    ("waves without a water level", _sea(waves=dict(AIRY)), "environment.waves"),
+    ("wind without a water level", _sea(wind=[5.0, 0.0, 0.0]), "environment.wind"),
+    ("air density without a water level", _sea(air_density=1.2),
+     "environment.air_density"),
+    ("negative air density", _sea(water_level=0.0, air_density=-1.0),
+     "environment.air_density"),
+    ("water level in a vacuum",
+     _sections(environment={"fluid_density": 0.0, "water_level": 0.0}),
+     "environment.fluid_density"),
+    ("sea with gravity along +z", _sea(water_level=0.0, gravity=[0.0, 0.0, 9.81]),
+     "environment.gravity"),
+    ("current table with decreasing z",
+     _sea(current={"z": [0.0, -10.0], "x": [1.0, 0.0]}), "environment.current.z"),
+    ("current table of unequal columns",
+     _sea(current={"z": [-10.0, 0.0], "x": [1.0]}), "environment.current.x"),
+    ("current table with components and speed",
+     _sea(current={"z": [-10.0, 0.0], "x": [1.0, 1.0], "speed": [1.0, 1.0]}),
+     "environment.current.speed"),
+    ("current table with a negative speed",
+     _sea(current={"z": [-10.0, 0.0], "speed": [1.0, -1.0]}), "environment.current.speed"),
+    ("current table with NaN", _sea(current={"z": [-10.0, 0.0], "x": [1.0, NAN]}),
+     "environment.current.x"),
+    ("current power law without a base", _sea(water_level=0.0,
+                                              current={"type": "power_law", "speed": 1.0}),
+     "environment.current.base_z"),
+    ("power law reference below its base",
+     _sea(water_level=0.0, wind={"type": "power_law", "speed": 10.0, "reference_z": -1.0}),
+     "environment.wind.reference_z"),
+    ("negative power-law exponent",
+     _sea(water_level=0.0, wind={"type": "power_law", "speed": 10.0, "exponent": -0.1}),
+     "environment.wind.exponent"),
+    ("unknown power-law key",
+     _sea(water_level=0.0, wind={"type": "power_law", "speed": 10.0, "height": 3.0}),
+     "environment.wind.height"),
+    ("wind of 2 components", _sea(water_level=0.0, wind=[5.0, 0.0]), "environment.wind"),
+    ("planar model with waves across its plane",
+     _both(_set("model.type", "ancf2d"), _set("tether.EI", 1.0),
+           _sea(water_level=0.0, waves={**AIRY, "direction_deg": 90.0})),
+     "environment.waves.direction_deg"),
+    ("planar model with a current profile across its plane",
+     _both(_set("model.type", "ancf2d"), _set("tether.EI", 1.0),
+           _sea(current={"z": [-10.0, 0.0], "x": [0.0, 1.0], "y": [0.0, 0.5]})),
+     "environment.current"),
+]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "key"), [pytest.param(m, k, id=i) for i, m, k in BAD_SEA]
+)
+def test_bad_sea_names_key(small_case, mutate, key):
+    case = small_case()
+    mutate(case)
+    _rejects(case, key)
+
+
+def test_sea_keys_fill_defaults(small_case, tmp_path):
+    """A full sea loads; the bathymetry CSV (relative to the case file) becomes a grid."""
+    (tmp_path / "bed.csv").write_text("x,y,z\n0,0,-30\n10,0,-32\n0,5,-31\n10,5,-33\n")
+    case = small_case()
+    case["environment"] = {
+        "fluid_density": 1025.0, "water_level": 0.0,
+        "current": {"z": [-30.0, 0.0], "speed": [0.0, 1.0], "direction_deg": [90.0, 90.0]},
+        "wind": {"type": "power_law", "speed": 10.0},
+        "waves": dict(JONSWAP),
+        "seabed": {"bathymetry": "bed.csv", "friction": {"axial": 0.3}}}
+    env = load_case(case, base_dir=tmp_path).environment
+    assert env.air == 1.225 and env.uniform_current is None
+    assert env.flow_law("wind") == (0.12, 0.0, 10.0)
+    assert env.waves.n_components == 200 and env.waves.jonswap_gamma == 3.3
+    assert env.waves.stretching == "wheeler"
+    x, y, z = env.seabed.grid
+    np.testing.assert_array_equal(x, [0.0, 10.0])
+    np.testing.assert_array_equal(z, [[-30.0, -31.0], [-32.0, -33.0]])
+    assert env.seabed.stiffness == 3.0e6 and env.seabed.damping == 3.0e5
+    assert env.seabed.friction.lateral == 0.0
+    assert env.wave_depth == math.inf
+    flat = small_case()
+    flat["environment"] = {"fluid_density": 1025.0, "water_level": 2.0,
+                           "seabed": {"z": -48.0}, "waves": dict(AIRY)}
+    assert load_case(flat).environment.wave_depth == 50.0
+    assert load_case(small_case()).environment.uniform_current == (0.0, 0.0, 0.0)
+
+
+def test_wave_grid_that_misses_the_line_is_rejected(small_case):
+    """A user's wave grid range must cover the line's initial nodes (the small case hangs
+    from the origin down z over its length)."""
+    case = small_case()
+    case["environment"] = {"fluid_density": 1025.0, "water_level": 0.0,
+                           "waves": {**AIRY, "grid": {"z": [-0.1, 1.0]}}}
+    msg = _rejects(case, "environment.waves.grid.z")
+    assert "node" in msg
+    case["environment"]["waves"]["grid"] = {"z": [-1000.0, 1.0], "x": [-5.0, 5.0]}
+    load_case(case)

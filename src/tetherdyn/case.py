@@ -875,6 +875,8 @@ def _format_validation_error(err: ValidationError) -> str:
             msg = f"must be > {e['ctx']['gt']:g}"
         elif e["type"] == "greater_than_equal":
             msg = f"must be >= {e['ctx']['ge']:g}"
+        elif e["type"] == "less_than":
+            msg = f"must be < {e['ctx']['lt']:g}"
         elif e["type"] == "less_than_equal":
             msg = f"must be <= {e['ctx']['le']:g}"
         elif e["type"] == "literal_error":
@@ -1185,6 +1187,34 @@ def _sea_errors(case: Case) -> list[str]:
     return errors
 
 
+def _wave_grid_errors(case: Case) -> list[str]:
+    """A wave grid range (environment.waves.grid.x / y / z) must cover the line's initial
+    nodes (waves.py precomputes the kinematics there)."""
+    from .initial import initial_nodes
+
+    w = case.environment.waves
+    grid = w.grid if w is not None else None
+    if not isinstance(grid, WaveGrid) or all(getattr(grid, k) is None for k in "xyz"):
+        return []
+    arc = np.linspace(0.0, case.tether.length, case.model.elements + 1)
+    try:
+        pos = initial_nodes(case, arc)[0]
+    except ValueError:
+        return []  # the initial shape's own error is reported elsewhere
+    errors = []
+    for axis, key in enumerate("xyz"):
+        r = getattr(grid, key)
+        if r is None:
+            continue
+        out = (pos[:, axis] < r[0]) | (pos[:, axis] > r[1])
+        if out.any():
+            i = int(np.argmax(out))
+            errors.append(f"environment.waves.grid.{key}: [{r[0]:g}, {r[1]:g}] does not cover "
+                          f"the line's initial position (node {i} at {key} = "
+                          f"{pos[i, axis]:g} m)")
+    return errors
+
+
 def _planar_sea_errors(case: Case) -> list[str]:
     """A planar model lives in the x-z plane: the sea's directions must stay in it."""
     env = case.environment
@@ -1290,6 +1320,8 @@ def _check_semantics(case: Case) -> None:
                 f"initial.{key}: omit it when both ends are fixed or prescribed "
                 "(the straight line between them is used)"
             )
+    if not errors:
+        errors += _wave_grid_errors(case)
     if ini.shape == "straight" and both_kinematic and not errors:
         a, b = case.end_state("start", 0.0)[0], case.end_state("end", 0.0)[0]
         if np.linalg.norm(b - a) > t.length * (1 + 10.0):

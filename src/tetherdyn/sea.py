@@ -33,16 +33,13 @@ from ._jit import inline_kernel, kernel
 from .hydro import element_drag
 from .waves import (
     AMP,
-    G_FLAG,
     N_WAVE_PAR,
     STRETCH,
     STRETCH_CODES,
     WATER_LEVEL,
     WAVE_DEPTH,
     build_waves,
-    eta_direct,
     fill_wave_par,
-    grid_eta,
     wave_kinematics,
 )
 
@@ -150,14 +147,12 @@ def _air_flow(par, wind, z, out, k):
 
 
 @inline_kernel
-def _surface(par, waves, grid, t, x, y, z, work):
+def _surface(par, waves, grid, t, x, y, work):
     """z of the free surface above (x, y) at time t [m]: the water level plus the wave
-    elevation (from waves.py's precomputed grid where it covers (x, y), else summed)."""
+    elevation (waves.py; asked at a point above any crest, it stops after eta: work[0:7])."""
     if par[HAS_WAVES] != 0.0:
-        eta = grid_eta(waves, grid, x, y, t) if grid[G_FLAG] == 1.0 else math.nan
-        if math.isnan(eta):
-            eta = eta_direct(waves, x, y, t)
-        return par[WATER_LEVEL] + eta
+        wave_kinematics(waves, grid, par, t, x, y, math.inf, work)
+        return par[WATER_LEVEL] + work[0]
     return par[WATER_LEVEL]
 
 
@@ -186,8 +181,8 @@ def wetted_fraction(par, waves, grid, t, ax, ay, az, bx, by, bz, work):
         return 1.0, True
     wl = par[WATER_LEVEL]
     if par[HAS_WAVES] != 0.0 and max(az, bz) >= wl - par[ETA_MAX]:
-        ha = az - _surface(par, waves, grid, t, ax, ay, az, work)
-        hb = bz - _surface(par, waves, grid, t, bx, by, bz, work)
+        ha = az - _surface(par, waves, grid, t, ax, ay, work)
+        hb = bz - _surface(par, waves, grid, t, bx, by, work)
     else:
         ha = az - wl
         hb = bz - wl
@@ -500,11 +495,14 @@ def update_anchor(par, bed, bed_axes, anchor, i, x, y, z, tx, ty, tz, length, di
     area = diameter * length
     N = par[K_BOT] * pen * area  # the static contact force
     k = par[K_STICK] * area
-    fa, fl, s = _cap(-k * da, -k * dl, par[MU_AXIAL] * N, par[MU_LATERAL] * N)
-    # the anchor offset that carries the capped force: -f / k (0 where mu = 0)
-    na = -fa / k
-    nl = -fl / k
-    if s < 1.0 or na != da or nl != dl:
+    cap_a = par[MU_AXIAL] * N
+    cap_l = par[MU_LATERAL] * N
+    fa, fl, s = _cap(-k * da, -k * dl, cap_a, cap_l)
+    if s < 1.0 or cap_a == 0.0 or cap_l == 0.0:
+        # slide: the anchor offset that carries the capped force, -f / k (0 along a
+        # direction without friction); a sticking anchor is left exactly where it is
+        na = -fa / k
+        nl = -fl / k
         anchor[i, 0] = x - na * eax - nl * elx
         anchor[i, 1] = y - na * eay - nl * ely
         anchor[i, 2] = z - na * eaz - nl * elz
@@ -716,7 +714,7 @@ def _elevations(par, waves, grid, times, pos, work, eta):
     for k in range(pos.shape[0]):
         for i in range(pos.shape[1]):
             eta[k, i] = _surface(par, waves, grid, times[k], pos[k, i, 0], pos[k, i, 1],
-                                 pos[k, i, 2], work) - par[WATER_LEVEL]
+                                 work) - par[WATER_LEVEL]
 
 
 def sea_results(arrays: dict, times: np.ndarray, pos: np.ndarray, vel: np.ndarray,

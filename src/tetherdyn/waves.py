@@ -79,7 +79,8 @@ G_A0, G_DA, G_B0, G_DB, G_Z0, G_DZ = 4, 5, 6, 7, 8, 9  #: first point and spacin
 G_DT = 10  #: time-slice interval [s]; slice j is at t = j dt
 G_COS, G_SIN = 11, 12  #: frame: a = x cos + y sin, b = -x sin + y cos
 G_ETA, G_FIELD, G_DEPTH = 13, 14, 15  #: offsets of the blocks
-G_HEADER = 16
+G_IDA, G_IDB, G_IDZ, G_IDT = 16, 17, 18, 19  #: 1 / spacings, 1 / slice interval
+G_HEADER = 20
 #: per horizontal point and slot: slice stamp, eta [m], d eta/dt [m/s]
 ETA_SLOT = 3
 #: per grid point and slot: slice stamp, velocity (3), acceleration (3), jerk (3)
@@ -432,6 +433,8 @@ def build_grid(table: np.ndarray, opts: dict, stretch: int, depth: float | None,
     grid[G_Z0], grid[G_DZ] = z0, dz
     grid[G_DT] = dt
     grid[G_COS], grid[G_SIN] = ct, st
+    grid[G_IDA], grid[G_IDB], grid[G_IDZ], grid[G_IDT] = (1.0 / grid[G_DA], 1.0 / grid[G_DB],
+                                                          1.0 / dz, 1.0 / dt)
     grid[G_ETA] = G_HEADER
     grid[G_FIELD] = G_HEADER + na * nb * ETA_SLOT * 2
     grid[G_DEPTH] = grid[G_FIELD] + na * nb * nz * FIELD_SLOT * 2
@@ -579,26 +582,6 @@ def _fill_field(waves, grid, base, x, y, level, tj):
 
 
 @inline_kernel
-def _cell(grid, x, y):
-    """(ia, wa, ib, wb, corners across) of the horizontal cell holding (x, y); ia = -1 when
-    the point is outside the grid."""
-    ct = grid[G_COS]
-    st = grid[G_SIN]
-    fa = (x * ct + y * st - grid[G_A0]) / grid[G_DA]
-    ia = int(math.floor(fa)) if fa > -1.0 else -1
-    if ia < 0 or ia >= int(grid[G_NA]) - 1:
-        return -1, 0.0, 0, 0.0, 1
-    nb = int(grid[G_NB])
-    if nb == 1:
-        return ia, fa - ia, 0, 0.0, 1
-    fb = (-x * st + y * ct - grid[G_B0]) / grid[G_DB]
-    ib = int(math.floor(fb)) if fb > -1.0 else -1
-    if ib < 0 or ib >= nb - 1:
-        return -1, 0.0, 0, 0.0, 1
-    return ia, fa - ia, ib, fb - ib, 2
-
-
-@inline_kernel
 def _grid_node(grid, ia, ib):
     """(x, y) [m] of the horizontal grid point (ia, ib)."""
     a = grid[G_A0] + ia * grid[G_DA]
@@ -607,27 +590,9 @@ def _grid_node(grid, ia, ib):
 
 
 @inline_kernel
-def _hermite(grid, t):
-    """(slice j, its slot, weights of f_j, T f'_j, f_j+1, T f'_j+1) for time t [s] (cubic
-    Hermite on [j T, (j+1) T])."""
-    s = t / grid[G_DT]
-    j = math.floor(s)
-    tau = s - j
-    t2 = tau * tau
-    t3 = t2 * tau
-    slot = int(j - 2.0 * math.floor(0.5 * j))
-    return (j, slot, 2.0 * t3 - 3.0 * t2 + 1.0, (t3 - 2.0 * t2 + tau) * grid[G_DT],
-            3.0 * t2 - 2.0 * t3, (t3 - t2) * grid[G_DT])
-
-
-@inline_kernel
-def grid_eta(waves, grid, x, y, t):
-    """eta(x, y, t) [m] interpolated from the grid (slices filled on first use); nan when
-    (x, y) is outside it."""
-    ia, wa, ib, wb, nbc = _cell(grid, x, y)
-    if ia < 0:
-        return math.nan
-    j, slot, h0, d0, h1, d1 = _hermite(grid, t)
+def _grid_eta(waves, grid, ia, wa, ib, wb, nbc, j, slot, h0, d0, h1, d1):
+    """eta [m] in the horizontal cell (ia, ib) with weights (wa, wb) at the Hermite weights
+    of slice j (slices filled on first use)."""
     nb = int(grid[G_NB])
     off = int(grid[G_ETA])
     eta = 0.0
@@ -637,7 +602,7 @@ def grid_eta(waves, grid, x, y, t):
             point = (ia + p) * nb + ib + q
             for s in range(2):
                 js = j + s
-                base = off + (2 * point + (slot + s) % 2) * ETA_SLOT
+                base = off + (2 * point + ((slot + s) & 1)) * ETA_SLOT
                 if grid[base] != js:
                     gx, gy = _grid_node(grid, ia + p, ib + q)
                     _fill_eta(waves, grid, base, gx, gy, js * grid[G_DT])
@@ -650,14 +615,11 @@ def grid_eta(waves, grid, x, y, t):
 
 
 @inline_kernel
-def grid_field(waves, grid, x, y, zs, t, out, o):
+def _grid_field(waves, grid, ia, wa, ib, wb, nbc, zs, j, slot, h0, d0, h1, d1, out, o):
     """Velocity and acceleration at the stretched height zs [m] above the calm level into
-    out[o:o+6], interpolated from the grid (trilinear in space, cubic Hermite in time with
-    the stored time derivatives); returns False (out untouched) outside the grid."""
-    ia, wa, ib, wb, nbc = _cell(grid, x, y)
-    if ia < 0:
-        return False
-    fz = (zs - grid[G_Z0]) / grid[G_DZ]
+    out[o:o+6]: trilinear in space, cubic Hermite in time with the stored time derivatives
+    (u with a, a with the jerk); False (out untouched) when zs is outside the levels."""
+    fz = (zs - grid[G_Z0]) * grid[G_IDZ]
     nz = int(grid[G_NZ])
     iz = int(math.floor(fz)) if fz > -1.0 else -1
     if iz < 0 or iz > nz - 1 or (iz == nz - 1 and fz > iz):
@@ -665,31 +627,25 @@ def grid_field(waves, grid, x, y, zs, t, out, o):
     if iz == nz - 1:
         iz = nz - 2
     wz = fz - iz
-    j, slot, h0, d0, h1, d1 = _hermite(grid, t)
     nb = int(grid[G_NB])
     off = int(grid[G_FIELD])
-    # local sums (out may alias nothing, but the compiler cannot know: keep them in registers)
+    # local sums (the compiler cannot know that out and grid do not alias: registers)
     u0 = u1 = u2 = a0 = a1 = a2 = 0.0
     for p in range(2):
         for q in range(nbc):
             wh = (wa if p == 1 else 1.0 - wa) * (wb if q == 1 else 1.0 - wb)
-            gx = math.nan
-            gy = math.nan
+            column = ((ia + p) * nb + ib + q) * nz + iz
             for r in range(2):
                 w = wh * (wz if r == 1 else 1.0 - wz)
-                point = ((ia + p) * nb + ib + q) * nz + iz + r
                 for s in range(2):
                     js = j + s
-                    base = off + (2 * point + (slot + s) % 2) * FIELD_SLOT
+                    base = off + (2 * (column + r) + ((slot + s) & 1)) * FIELD_SLOT
                     if grid[base] != js:
-                        if math.isnan(gx):
-                            gx, gy = _grid_node(grid, ia + p, ib + q)
+                        gx, gy = _grid_node(grid, ia + p, ib + q)
                         _fill_field(waves, grid, base, gx, gy, iz + r, js * grid[G_DT])
                         grid[base] = js
                     hv = w * (h0 if s == 0 else h1)
                     hd = w * (d0 if s == 0 else d1)
-                    # value and time derivative: velocity with acceleration, acceleration
-                    # with jerk
                     u0 += hv * grid[base + 1] + hd * grid[base + 4]
                     u1 += hv * grid[base + 2] + hd * grid[base + 5]
                     u2 += hv * grid[base + 3] + hd * grid[base + 6]
@@ -732,18 +688,56 @@ def wave_kinematics(waves, grid, par, t, x, y, z, out):
     """Wave kinematics at the point (x, y, z) [m] at time t [s]: out[0] eta [m] above the calm
     level, out[1:4] orbital velocity [m/s], out[4:7] orbital acceleration [m/s^2]; 0 above the
     surface, below it with the stretching rule par[STRETCH]. No current. ``grid``: the
-    precomputed kinematics (updated when t leaves its time slices) or [0.0] (direct sums)."""
+    precomputed kinematics (slices filled as the time reaches them) or [0.0] (direct sums);
+    points outside the grid get the direct sums."""
     for i in range(7):
         out[i] = 0.0
     if waves.shape[0] == 0:
         return
-    gridded = grid[G_FLAG] == 1.0
-    eta = grid_eta(waves, grid, x, y, t) if gridded else math.nan
-    if math.isnan(eta):
-        eta = eta_direct(waves, x, y, t)
+    zc = z - par[WATER_LEVEL]
+    extrapolate = par[STRETCH] == EXTRAPOLATED
+    if grid[G_FLAG] == 1.0:
+        # the horizontal cell (frame a along the waves, b across; one column across when
+        # the sea is unidirectional)
+        ct = grid[G_COS]
+        st = grid[G_SIN]
+        fa = (x * ct + y * st - grid[G_A0]) * grid[G_IDA]
+        ia = int(math.floor(fa)) if fa > -1.0 else -1
+        nbc = 1
+        ib = 0
+        wb = 0.0
+        if int(grid[G_NB]) > 1:
+            fb = (-x * st + y * ct - grid[G_B0]) * grid[G_IDB]
+            ib = int(math.floor(fb)) if fb > -1.0 else -1
+            if ib < 0 or ib >= int(grid[G_NB]) - 1:
+                ia = -1
+            wb = fb - ib
+            nbc = 2
+        if ia >= 0 and ia < int(grid[G_NA]) - 1:
+            wa = fa - ia
+            # cubic Hermite weights on the slice interval [j T, (j + 1) T]
+            sj = t * grid[G_IDT]
+            j = math.floor(sj)
+            tau = sj - j
+            t2 = tau * tau
+            t3 = t2 * tau
+            slot = int(j - 2.0 * math.floor(0.5 * j))
+            h0 = 2.0 * t3 - 3.0 * t2 + 1.0
+            d0 = (t3 - 2.0 * t2 + tau) * grid[G_DT]
+            h1 = 3.0 * t2 - 2.0 * t3
+            d1 = (t3 - t2) * grid[G_DT]
+            eta = _grid_eta(waves, grid, ia, wa, ib, wb, nbc, j, slot, h0, d0, h1, d1)
+            out[0] = eta
+            zs = stretched_height(par, zc, eta)
+            if math.isnan(zs):
+                return
+            if not _grid_field(waves, grid, ia, wa, ib, wb, nbc, zs, j, slot, h0, d0, h1,
+                               d1, out, 1):
+                field_direct(waves, x, y, zs, t, extrapolate, out, 1, False)
+            return
+    eta = eta_direct(waves, x, y, t)
     out[0] = eta
-    zs = stretched_height(par, z - par[WATER_LEVEL], eta)
+    zs = stretched_height(par, zc, eta)
     if math.isnan(zs):
         return
-    if not (gridded and grid_field(waves, grid, x, y, zs, t, out, 1)):
-        field_direct(waves, x, y, zs, t, par[STRETCH] == EXTRAPOLATED, out, 1, False)
+    field_direct(waves, x, y, zs, t, extrapolate, out, 1, False)
