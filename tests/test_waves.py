@@ -275,3 +275,37 @@ def test_row_jonswap_realisation():
     row = rows.check_jonswap(full=False)
     assert row.passed, row.ours
     assert max(row.values["hs_error"]) <= rows.HS_TOLERANCE
+
+
+def test_grid_of_a_multidirectional_sea():
+    """Components in two directions: a 2-D horizontal lattice, still within the tolerance."""
+    sec = SimpleNamespace(type="components", components=dict(
+        frequency=[0.08, 0.1, 0.12, 0.15], amplitude=[0.5, 1.0, 0.6, 0.3],
+        phase_deg=[0.0, 40.0, 200.0, 300.0], direction_deg=[0.0, 30.0, 60.0, -20.0]))
+    table, grid = W.build_waves(sec, G, 40.0, 0.0, [[0.0, 0.0, -30.0], [60.0, 30.0, -1.0]])
+    par = _par(sec, 40.0)
+    assert grid[W.G_NB] > 1
+    rng = np.random.default_rng(3)
+    err, ref = [], []
+    for _ in range(300):
+        x, y, z = rng.uniform([0, 0, -30], [60, 30, -3])
+        t = rng.uniform(0, 40)
+        err.append(_at(table, grid, par, t, x, y, z) - _at(table, np.zeros(1), par, t, x, y, z))
+        ref.append(_at(table, np.zeros(1), par, t, x, y, z))
+    rms = np.sqrt(np.mean(np.square(err), axis=0) / np.mean(np.square(ref), axis=0))
+    assert np.all(rms < 2 * W.GRID_TOLERANCE), rms
+
+
+def test_oversized_grid():
+    """An automatic grid too large falls back to direct sums with a warning naming the key;
+    a user's grid that large is refused, naming it."""
+    sec = SimpleNamespace(type="components", components=dict(
+        frequency=[0.1, 0.2, 0.3, 0.5], amplitude=[1.0, 0.5, 0.2, 0.1],
+        direction_deg=[0.0, 90.0, 45.0, 10.0]))
+    far = [[0.0, 0.0, -100.0], [3000.0, 3000.0, 0.0]]
+    with pytest.warns(UserWarning, match=r"environment\.waves\.grid"):
+        _, grid = W.build_waves(sec, G, None, 0.0, far)
+    assert grid.shape == (1,)
+    sec.grid = dict(tolerance=0.01)
+    with pytest.raises(ValueError, match=r"environment\.waves\.grid"):
+        W.build_waves(sec, G, None, 0.0, far)

@@ -29,7 +29,13 @@ Arrays (built by :func:`build_waves`; layout owned by this module, see ``docs/wa
 - ``sea_waves`` (C, NWC): one row per component, columns :data:`AMP`, :data:`OMEGA`, :data:`K`,
   :data:`KX`, :data:`KY`, :data:`PHASE`, :data:`D_INV`, :data:`TWO_H`; (0, NWC) without waves.
 - ``sea_grid``: precomputed kinematics (a flat float64 array, mutated by the kernel as the time
-  moves on; ``(1,)`` = [0.0] when the kinematics are summed directly).
+  moves on; ``(1,)`` = [0.0] when the kinematics are summed directly). A lattice along the
+  waves (a), across them (b; one column for a unidirectional sea) and in levels above the
+  calm surface, holding for the two time slices around t the elevation with its rate and
+  the linear field (velocity, acceleration, jerk); linear in space, cubic Hermite in time.
+  Slice j is filled at a grid point the first time a point needs it and depends only on j,
+  so results do not depend on the order of the calls (rejected steps, restarts). Points
+  outside the grid are summed directly. Spacing from ``grid.tolerance`` (docs/waves.md).
 - ``sea_par``: the scalars this module reads are at the indices :data:`WATER_LEVEL`,
   :data:`WAVE_DEPTH`, :data:`STRETCH` (0, 1, 2): defined here, imported by ``sea.py``, which
   puts its own scalars from :data:`N_WAVE_PAR` on. ``par[WAVE_DEPTH]`` is ``inf`` in deep water.
@@ -41,6 +47,7 @@ All lengths in m, times in s, angles in rad inside the arrays (degrees only in c
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -419,6 +426,12 @@ def build_grid(table: np.ndarray, opts: dict, stretch: int, depth: float | None,
     z0 = -below * dz
     n = table.shape[0]
     size = na * nb * (ETA_SLOT * 2 + nz * FIELD_SLOT * 2) + nz * n * 2
+    if size > GRID_MAX_SIZE and not opts:
+        warnings.warn(f"environment.waves.grid: the automatic grid would take "
+                      f"{size * 8 / 2**20:.0f} MiB over the line's region; the kinematics are "
+                      f"summed directly instead (slower). Give grid.tolerance, grid.spacing "
+                      f"or grid.x/y/z to use a grid.", stacklevel=3)
+        return np.zeros(1)
     if size > GRID_MAX_SIZE:
         raise ValueError(f"environment.waves.grid: {size * 8 / 2**20:.0f} MiB of precomputed "
                          f"kinematics (spacing {dh:.3g} m x {dz:.3g} m over the line's region "
@@ -589,76 +602,183 @@ def _grid_node(grid, ia, ib):
     return a * grid[G_COS] - b * grid[G_SIN], a * grid[G_SIN] + b * grid[G_COS]
 
 
+@kernel
+def _fill_eta_cell(waves, grid, ia, ib, nbc, j):
+    """Fill the eta slots of slices j and j + 1 that the cell (ia, ib) lacks."""
+    nb = int(grid[G_NB])
+    off = int(grid[G_ETA])
+    for p in range(2):
+        for q in range(nbc):
+            point = (ia + p) * nb + ib + q
+            for s in range(2):
+                js = j + s
+                base = off + (2 * point + (int(js) & 1)) * ETA_SLOT
+                if grid[base] != js:
+                    gx, gy = _grid_node(grid, ia + p, ib + q)
+                    _fill_eta(waves, grid, base, gx, gy, js * grid[G_DT])
+                    grid[base] = js
+
+
+@kernel
+def _fill_field_cell(waves, grid, ia, ib, nbc, iz, j):
+    """Fill the field slots of slices j and j + 1 that the cell (ia, ib, iz) lacks."""
+    nb = int(grid[G_NB])
+    nz = int(grid[G_NZ])
+    off = int(grid[G_FIELD])
+    for p in range(2):
+        for q in range(nbc):
+            gx, gy = _grid_node(grid, ia + p, ib + q)
+            for r in range(2):
+                point = ((ia + p) * nb + ib + q) * nz + iz + r
+                for s in range(2):
+                    js = j + s
+                    base = off + (2 * point + (int(js) & 1)) * FIELD_SLOT
+                    if grid[base] != js:
+                        _fill_field(waves, grid, base, gx, gy, iz + r, js * grid[G_DT])
+                        grid[base] = js
+
+
+# The hot path below calls no compiled function with array arguments: such a call cost
+# 25-60 ns per point here even in a branch never taken (measured against a trivial kernel),
+# so the fills and the direct sums live behind one call in the slow path. Conditions are
+# joined with & and | (no short-circuit branches).
 @inline_kernel
-def _grid_eta(waves, grid, ia, wa, ib, wb, nbc, j, slot, h0, d0, h1, d1):
-    """eta [m] in the horizontal cell (ia, ib) with weights (wa, wb) at the Hermite weights
-    of slice j (slices filled on first use)."""
+def _locate(grid, x, y):
+    """(ia, wa, ib, wb, corners across) of the horizontal cell holding (x, y) [m]; ia = -1
+    outside the grid."""
+    ct = grid[G_COS]
+    st = grid[G_SIN]
+    fa = (x * ct + y * st - grid[G_A0]) * grid[G_IDA]
+    ia = int(math.floor(fa))
+    wa = fa - ia
+    inside = (ia >= 0) & (ia < int(grid[G_NA]) - 1)
+    nbc = 1
+    ib = 0
+    wb = 0.0
+    if grid[G_NB] != 1.0:
+        fb = (-x * st + y * ct - grid[G_B0]) * grid[G_IDB]
+        ib = int(math.floor(fb))
+        wb = fb - ib
+        inside = inside & (ib >= 0) & (ib < int(grid[G_NB]) - 1)
+        nbc = 2
+    return (ia if inside else -1), wa, ib, wb, nbc
+
+
+@inline_kernel
+def _level(grid, zs):
+    """(iz, wz) of the level interval holding zs [m] above the calm level; iz = -1 outside
+    (the top level itself belongs to the interval below it)."""
+    fz = (zs - grid[G_Z0]) * grid[G_IDZ]
+    nz = int(grid[G_NZ])
+    iz = int(math.floor(fz))
+    top = (iz == nz - 1) & (fz == iz)
+    iz = iz - 1 if top else iz
+    inside = (iz >= 0) & (iz < nz - 1)
+    return (iz if inside else -1), fz - iz
+
+
+@inline_kernel
+def _eta_ready(grid, ia, ib, nbc, j, slot):
+    """True when the cell's eta slots hold slices j and j + 1."""
+    nb = int(grid[G_NB])
+    off = int(grid[G_ETA])
+    ok = True
+    for p in range(2):
+        for q in range(nbc):
+            point = off + 2 * ETA_SLOT * ((ia + p) * nb + ib + q)
+            ok = ok & (grid[point + slot * ETA_SLOT] == j) \
+                & (grid[point + (1 - slot) * ETA_SLOT] == j + 1.0)
+    return ok
+
+
+@inline_kernel
+def _eta_value(grid, ia, wa, ib, wb, nbc, slot, h0, d0, h1, d1):
+    """eta [m]: linear in space, cubic Hermite in time (eta with d eta/dt)."""
     nb = int(grid[G_NB])
     off = int(grid[G_ETA])
     eta = 0.0
     for p in range(2):
         for q in range(nbc):
-            w = (wa if p == 1 else 1.0 - wa) * (wb if q == 1 else 1.0 - wb)
-            point = (ia + p) * nb + ib + q
-            for s in range(2):
-                js = j + s
-                base = off + (2 * point + ((slot + s) & 1)) * ETA_SLOT
-                if grid[base] != js:
-                    gx, gy = _grid_node(grid, ia + p, ib + q)
-                    _fill_eta(waves, grid, base, gx, gy, js * grid[G_DT])
-                    grid[base] = js
-                if s == 0:
-                    eta += w * (h0 * grid[base + 1] + d0 * grid[base + 2])
-                else:
-                    eta += w * (h1 * grid[base + 1] + d1 * grid[base + 2])
+            w = (1.0 - wa + p * (2.0 * wa - 1.0)) * (1.0 - wb + q * (2.0 * wb - 1.0))
+            point = off + 2 * ETA_SLOT * ((ia + p) * nb + ib + q)
+            b0 = point + slot * ETA_SLOT
+            b1 = point + (1 - slot) * ETA_SLOT
+            eta += w * (h0 * grid[b0 + 1] + d0 * grid[b0 + 2] + h1 * grid[b1 + 1]
+                        + d1 * grid[b1 + 2])
     return eta
 
 
 @inline_kernel
-def _grid_field(waves, grid, ia, wa, ib, wb, nbc, zs, j, slot, h0, d0, h1, d1, out, o):
-    """Velocity and acceleration at the stretched height zs [m] above the calm level into
-    out[o:o+6]: trilinear in space, cubic Hermite in time with the stored time derivatives
-    (u with a, a with the jerk); False (out untouched) when zs is outside the levels."""
-    fz = (zs - grid[G_Z0]) * grid[G_IDZ]
-    nz = int(grid[G_NZ])
-    iz = int(math.floor(fz)) if fz > -1.0 else -1
-    if iz < 0 or iz > nz - 1 or (iz == nz - 1 and fz > iz):
-        return False
-    if iz == nz - 1:
-        iz = nz - 2
-    wz = fz - iz
+def _field_ready(grid, ia, ib, nbc, iz, j, slot):
+    """True when the cell's field slots hold slices j and j + 1."""
     nb = int(grid[G_NB])
+    nz = int(grid[G_NZ])
     off = int(grid[G_FIELD])
+    ok = True
+    for p in range(2):
+        for q in range(nbc):
+            for r in range(2):
+                point = off + 2 * FIELD_SLOT * (((ia + p) * nb + ib + q) * nz + iz + r)
+                ok = ok & (grid[point + slot * FIELD_SLOT] == j) \
+                    & (grid[point + (1 - slot) * FIELD_SLOT] == j + 1.0)
+    return ok
+
+
+@inline_kernel
+def _field_value(grid, ia, wa, ib, wb, nbc, iz, wz, slot, h0, d0, h1, d1, out, o):
+    """Velocity and acceleration into out[o:o+6]: trilinear in space, cubic Hermite in time
+    with the stored time derivatives (velocity with acceleration, acceleration with jerk)."""
+    nb = int(grid[G_NB])
+    nz = int(grid[G_NZ])
+    off = int(grid[G_FIELD])
+    s0 = slot * FIELD_SLOT
+    s1 = (1 - slot) * FIELD_SLOT
     # local sums (the compiler cannot know that out and grid do not alias: registers)
     u0 = u1 = u2 = a0 = a1 = a2 = 0.0
     for p in range(2):
         for q in range(nbc):
-            wh = (wa if p == 1 else 1.0 - wa) * (wb if q == 1 else 1.0 - wb)
-            column = ((ia + p) * nb + ib + q) * nz + iz
+            wh = (1.0 - wa + p * (2.0 * wa - 1.0)) * (1.0 - wb + q * (2.0 * wb - 1.0))
             for r in range(2):
-                w = wh * (wz if r == 1 else 1.0 - wz)
-                for s in range(2):
-                    js = j + s
-                    base = off + (2 * (column + r) + ((slot + s) & 1)) * FIELD_SLOT
-                    if grid[base] != js:
-                        gx, gy = _grid_node(grid, ia + p, ib + q)
-                        _fill_field(waves, grid, base, gx, gy, iz + r, js * grid[G_DT])
-                        grid[base] = js
-                    hv = w * (h0 if s == 0 else h1)
-                    hd = w * (d0 if s == 0 else d1)
-                    u0 += hv * grid[base + 1] + hd * grid[base + 4]
-                    u1 += hv * grid[base + 2] + hd * grid[base + 5]
-                    u2 += hv * grid[base + 3] + hd * grid[base + 6]
-                    a0 += hv * grid[base + 4] + hd * grid[base + 7]
-                    a1 += hv * grid[base + 5] + hd * grid[base + 8]
-                    a2 += hv * grid[base + 6] + hd * grid[base + 9]
+                w = wh * (1.0 - wz + r * (2.0 * wz - 1.0))
+                point = off + 2 * FIELD_SLOT * (((ia + p) * nb + ib + q) * nz + iz + r)
+                b0 = point + s0
+                b1 = point + s1
+                v0 = w * h0
+                e0 = w * d0
+                v1 = w * h1
+                e1 = w * d1
+                u0 += v0 * grid[b0 + 1] + e0 * grid[b0 + 4] + v1 * grid[b1 + 1] \
+                    + e1 * grid[b1 + 4]
+                u1 += v0 * grid[b0 + 2] + e0 * grid[b0 + 5] + v1 * grid[b1 + 2] \
+                    + e1 * grid[b1 + 5]
+                u2 += v0 * grid[b0 + 3] + e0 * grid[b0 + 6] + v1 * grid[b1 + 3] \
+                    + e1 * grid[b1 + 6]
+                a0 += v0 * grid[b0 + 4] + e0 * grid[b0 + 7] + v1 * grid[b1 + 4] \
+                    + e1 * grid[b1 + 7]
+                a1 += v0 * grid[b0 + 5] + e0 * grid[b0 + 8] + v1 * grid[b1 + 5] \
+                    + e1 * grid[b1 + 8]
+                a2 += v0 * grid[b0 + 6] + e0 * grid[b0 + 9] + v1 * grid[b1 + 6] \
+                    + e1 * grid[b1 + 9]
     out[o] = u0
     out[o + 1] = u1
     out[o + 2] = u2
     out[o + 3] = a0
     out[o + 4] = a1
     out[o + 5] = a2
-    return True
+
+
+@inline_kernel
+def _hermite(grid, t):
+    """(slice j, its slot, weights of f_j, T f'_j, f_j+1, T f'_j+1) for time t [s]: cubic
+    Hermite on the slice interval [j T, (j + 1) T]."""
+    sj = t * grid[G_IDT]
+    j = math.floor(sj)
+    tau = sj - j
+    t2 = tau * tau
+    t3 = t2 * tau
+    slot = int(j - 2.0 * math.floor(0.5 * j))
+    return (j, slot, 2.0 * t3 - 3.0 * t2 + 1.0, (t3 - 2.0 * t2 + tau) * grid[G_DT],
+            3.0 * t2 - 2.0 * t3, (t3 - t2) * grid[G_DT])
 
 
 @inline_kernel
@@ -684,56 +804,120 @@ def stretched_height(par, zc, eta):
 
 
 @inline_kernel
-def wave_kinematics(waves, grid, par, t, x, y, z, out):
-    """Wave kinematics at the point (x, y, z) [m] at time t [s]: out[0] eta [m] above the calm
-    level, out[1:4] orbital velocity [m/s], out[4:7] orbital acceleration [m/s^2]; 0 above the
-    surface, below it with the stretching rule par[STRETCH]. No current. ``grid``: the
-    precomputed kinematics (slices filled as the time reaches them) or [0.0] (direct sums);
-    points outside the grid get the direct sums."""
+def _kinematics_1d(grid, par, t, x, y, z, out):
+    """_grid_kinematics for a unidirectional sea (one column across the waves): the two
+    horizontal and two vertical corners written out, so the compiler sees fixed loops."""
+    fa = (x * grid[G_COS] + y * grid[G_SIN] - grid[G_A0]) * grid[G_IDA]
+    ia = int(math.floor(fa))
+    wa = fa - ia
+    if not ((ia >= 0) & (ia < int(grid[G_NA]) - 1)):
+        return False
+    j, slot, h0, d0, h1, d1 = _hermite(grid, t)
+    sa = slot * ETA_SLOT
+    sb = (1 - slot) * ETA_SLOT
+    e0 = int(grid[G_ETA]) + 2 * ETA_SLOT * ia
+    e1 = e0 + 2 * ETA_SLOT
+    ready = ((grid[e0 + sa] == j) & (grid[e0 + sb] == j + 1.0) & (grid[e1 + sa] == j)
+             & (grid[e1 + sb] == j + 1.0))
+    if not ready:
+        return False
+    eta = ((1.0 - wa) * (h0 * grid[e0 + sa + 1] + d0 * grid[e0 + sa + 2]
+                         + h1 * grid[e0 + sb + 1] + d1 * grid[e0 + sb + 2])
+           + wa * (h0 * grid[e1 + sa + 1] + d0 * grid[e1 + sa + 2]
+                   + h1 * grid[e1 + sb + 1] + d1 * grid[e1 + sb + 2]))
+    zs = stretched_height(par, z - par[WATER_LEVEL], eta)
+    if math.isnan(zs):
+        for i in range(1, 7):
+            out[i] = 0.0
+        out[0] = eta
+        return True
+    iz, wz = _level(grid, zs)
+    if iz < 0:
+        return False
+    nz = int(grid[G_NZ])
+    s0 = slot * FIELD_SLOT
+    s1 = (1 - slot) * FIELD_SLOT
+    c00 = int(grid[G_FIELD]) + 2 * FIELD_SLOT * (ia * nz + iz)  # (a, z) corner (0, 0)
+    c01 = c00 + 2 * FIELD_SLOT  # (0, 1)
+    c10 = c00 + 2 * FIELD_SLOT * nz  # (1, 0)
+    c11 = c10 + 2 * FIELD_SLOT  # (1, 1)
+    ready = ((grid[c00 + s0] == j) & (grid[c00 + s1] == j + 1.0)
+             & (grid[c01 + s0] == j) & (grid[c01 + s1] == j + 1.0)
+             & (grid[c10 + s0] == j) & (grid[c10 + s1] == j + 1.0)
+             & (grid[c11 + s0] == j) & (grid[c11 + s1] == j + 1.0))
+    if not ready:
+        return False
+    out[0] = eta
+    w00 = (1.0 - wa) * (1.0 - wz)
+    w01 = (1.0 - wa) * wz
+    w10 = wa * (1.0 - wz)
+    w11 = wa * wz
+    for i in range(6):
+        # value and time derivative: velocity with acceleration, acceleration with jerk
+        k0 = s0 + 1 + i
+        k1 = s1 + 1 + i
+        out[1 + i] = (h0 * (w00 * grid[c00 + k0] + w01 * grid[c01 + k0] + w10 * grid[c10 + k0]
+                            + w11 * grid[c11 + k0])
+                      + d0 * (w00 * grid[c00 + k0 + 3] + w01 * grid[c01 + k0 + 3]
+                              + w10 * grid[c10 + k0 + 3] + w11 * grid[c11 + k0 + 3])
+                      + h1 * (w00 * grid[c00 + k1] + w01 * grid[c01 + k1]
+                              + w10 * grid[c10 + k1] + w11 * grid[c11 + k1])
+                      + d1 * (w00 * grid[c00 + k1 + 3] + w01 * grid[c01 + k1 + 3]
+                              + w10 * grid[c10 + k1 + 3] + w11 * grid[c11 + k1 + 3]))
+    return True
+
+
+@inline_kernel
+def _grid_kinematics(grid, par, t, x, y, z, out):
+    """wave_kinematics from the grid alone: False (out unspecified) when the point is
+    outside it or a slot it needs is not filled yet."""
+    ia, wa, ib, wb, nbc = _locate(grid, x, y)
+    if ia < 0:
+        return False
+    j, slot, h0, d0, h1, d1 = _hermite(grid, t)
+    if not _eta_ready(grid, ia, ib, nbc, j, slot):
+        return False
+    eta = _eta_value(grid, ia, wa, ib, wb, nbc, slot, h0, d0, h1, d1)
+    zs = stretched_height(par, z - par[WATER_LEVEL], eta)
+    if math.isnan(zs):
+        for i in range(1, 7):
+            out[i] = 0.0
+        out[0] = eta
+        return True
+    iz, wz = _level(grid, zs)
+    if iz < 0 or not _field_ready(grid, ia, ib, nbc, iz, j, slot):
+        return False
+    out[0] = eta
+    _field_value(grid, ia, wa, ib, wb, nbc, iz, wz, slot, h0, d0, h1, d1, out, 1)
+    return True
+
+
+@kernel
+def _kinematics_slow(waves, grid, par, t, x, y, z, out):
+    """wave_kinematics where the grid cannot answer at once: fill the slots the point needs,
+    or sum directly outside the grid."""
     for i in range(7):
         out[i] = 0.0
     if waves.shape[0] == 0:
         return
-    zc = z - par[WATER_LEVEL]
     extrapolate = par[STRETCH] == EXTRAPOLATED
+    zc = z - par[WATER_LEVEL]
     if grid[G_FLAG] == 1.0:
-        # the horizontal cell (frame a along the waves, b across; one column across when
-        # the sea is unidirectional)
-        ct = grid[G_COS]
-        st = grid[G_SIN]
-        fa = (x * ct + y * st - grid[G_A0]) * grid[G_IDA]
-        ia = int(math.floor(fa)) if fa > -1.0 else -1
-        nbc = 1
-        ib = 0
-        wb = 0.0
-        if int(grid[G_NB]) > 1:
-            fb = (-x * st + y * ct - grid[G_B0]) * grid[G_IDB]
-            ib = int(math.floor(fb)) if fb > -1.0 else -1
-            if ib < 0 or ib >= int(grid[G_NB]) - 1:
-                ia = -1
-            wb = fb - ib
-            nbc = 2
-        if ia >= 0 and ia < int(grid[G_NA]) - 1:
-            wa = fa - ia
-            # cubic Hermite weights on the slice interval [j T, (j + 1) T]
-            sj = t * grid[G_IDT]
-            j = math.floor(sj)
-            tau = sj - j
-            t2 = tau * tau
-            t3 = t2 * tau
-            slot = int(j - 2.0 * math.floor(0.5 * j))
-            h0 = 2.0 * t3 - 3.0 * t2 + 1.0
-            d0 = (t3 - 2.0 * t2 + tau) * grid[G_DT]
-            h1 = 3.0 * t2 - 2.0 * t3
-            d1 = (t3 - t2) * grid[G_DT]
-            eta = _grid_eta(waves, grid, ia, wa, ib, wb, nbc, j, slot, h0, d0, h1, d1)
+        ia, wa, ib, wb, nbc = _locate(grid, x, y)
+        if ia >= 0:
+            j, slot, h0, d0, h1, d1 = _hermite(grid, t)
+            _fill_eta_cell(waves, grid, ia, ib, nbc, j)
+            eta = _eta_value(grid, ia, wa, ib, wb, nbc, slot, h0, d0, h1, d1)
             out[0] = eta
             zs = stretched_height(par, zc, eta)
             if math.isnan(zs):
                 return
-            if not _grid_field(waves, grid, ia, wa, ib, wb, nbc, zs, j, slot, h0, d0, h1,
-                               d1, out, 1):
+            iz, wz = _level(grid, zs)
+            if iz < 0:
                 field_direct(waves, x, y, zs, t, extrapolate, out, 1, False)
+                return
+            _fill_field_cell(waves, grid, ia, ib, nbc, iz, j)
+            _field_value(grid, ia, wa, ib, wb, nbc, iz, wz, slot, h0, d0, h1, d1, out, 1)
             return
     eta = eta_direct(waves, x, y, t)
     out[0] = eta
@@ -741,3 +925,19 @@ def wave_kinematics(waves, grid, par, t, x, y, z, out):
     if math.isnan(zs):
         return
     field_direct(waves, x, y, zs, t, extrapolate, out, 1, False)
+
+
+@inline_kernel
+def wave_kinematics(waves, grid, par, t, x, y, z, out):
+    """Wave kinematics at the point (x, y, z) [m] at time t [s]: out[0] eta [m] above the calm
+    level, out[1:4] orbital velocity [m/s], out[4:7] orbital acceleration [m/s^2]; 0 above the
+    surface, below it with the stretching rule par[STRETCH]. No current. ``grid``: the
+    precomputed kinematics (slices filled as the time reaches them) or [0.0] (direct sums);
+    points outside the grid get the direct sums."""
+    if grid[G_FLAG] == 1.0:
+        if grid[G_NB] == 1.0:
+            if _kinematics_1d(grid, par, t, x, y, z, out):
+                return
+        elif _grid_kinematics(grid, par, t, x, y, z, out):
+            return
+    _kinematics_slow(waves, grid, par, t, x, y, z, out)
