@@ -554,9 +554,9 @@ def _forces_of(t, d, n):
                    d.zero, sea)
     if sea:
         # the fluid on each element's chord and the seabed (nodes.sea_loads)
-        sea_loads(t, n, d.flags, d.scal, d.elem, True, d.sea_par, d.sea_current, d.sea_wind,
-                  d.sea_waves, d.sea_grid, d.sea_bed, d.sea_bed_axes, d.sea_anchor, d.pos,
-                  d.vel, d.force, d.wadd, d.bedf, d.gnd, d.fout)
+        sea_loads(t, n, d.flags, d.scal, d.elem, d.ends, True, d.sea_par, d.sea_current,
+                  d.sea_wind, d.sea_waves, d.sea_grid, d.sea_bed, d.sea_bed_axes,
+                  d.sea_anchor, d.pos, d.vel, d.force, d.wadd, d.bedf, d.gnd, d.fout)
     if d.winch[W_ON] != 0.0:
         winch_thrust(n, d.winch, d.pos, d.vel, d.wstate[1],
                      d.elem[winch_nodes(n, d.winch)[2], L0], d.force, d.tmp)
@@ -895,7 +895,7 @@ class HigherOrder(NodeRows):
             tmp=np.zeros(24), tg=np.zeros((2, 3)), tw=np.zeros(4 + MEMORY), zero=np.zeros(3),
             winch=winch, wbreaks=wbreaks, wcoeffs=wcoeffs, held=held,
             wmotion=np.zeros((3, 3)), wstate=np.zeros(4),
-            **self._sea_arrays(case, ns, ns - 1),
+            **self._sea_arrays(case, ns, ns - 1, end_table),
         )
         if self.winch:
             self._start_winch(n)

@@ -350,9 +350,9 @@ def _prepare(t, y, d):
 @inline_kernel
 def _sea_loads(t, d, n):
     """The sea's fluid and seabed loads of the n live nodes into d.force (nodes.sea_loads)."""
-    sea_loads(t, n, d.flags, d.scal, d.elem, False, d.sea_par, d.sea_current, d.sea_wind,
-              d.sea_waves, d.sea_grid, d.sea_bed, d.sea_bed_axes, d.sea_anchor, d.pos, d.vel,
-              d.force, d.wadd, d.bedf, d.gnd, d.fout)
+    sea_loads(t, n, d.flags, d.scal, d.elem, d.ends, False, d.sea_par, d.sea_current,
+              d.sea_wind, d.sea_waves, d.sea_grid, d.sea_bed, d.sea_bed_axes, d.sea_anchor,
+              d.pos, d.vel, d.force, d.wadd, d.bedf, d.gnd, d.fout)
 
 
 @inline_kernel
@@ -624,7 +624,7 @@ class LumpedMass(NodeRows):
             r2dot=np.zeros((nb, 3)), wb=np.zeros((nb, 3)), shear=np.zeros(Nb),
             winch=winch, wbreaks=wbreaks, wcoeffs=wcoeffs, held=held,
             wmotion=np.zeros((3, 3)), wstate=np.zeros(4),
-            **self._sea_arrays(case, ns, ns - 1),
+            **self._sea_arrays(case, ns, ns - 1, end_table),
         )
         if self.winch:
             self._start_winch(n)

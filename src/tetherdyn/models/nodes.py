@@ -33,6 +33,7 @@ from ..sea import (
     K_BOT,
     RHO_AIR,
     RHO_WATER,
+    SEA_ACTIVE,
     SEA_FIELDS,
     SEA_RUN_FIELDS,
     WATER_LEVEL,
@@ -83,9 +84,12 @@ COMPRESSION, SLACK_DAMPING, DRAG_LAW, HELD0, HELD1 = range(5)
 N_FLAGS = 5
 # ends columns (row 0 start, row 1 end); MX..MZ: a free end's applied moment [N m];
 # PAYLOAD: a free end body's inertial mass (mass + added mass), WEIGHT: its weight mass
-# (mass - rho V: the net weight over g); the models append theirs from N_ENDS on
-PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, MX, MY, MZ, WEIGHT = range(10)
-N_ENDS = 10
+# (mass - rho V: the net weight over g); with the sea, WEIGHT is the body's mass, DRAG_AREA
+# 0 and the body's volume [m^3], drag area [m^2] and added-mass coefficient go to BODY_V,
+# BODY_DRAG, BODY_CA (sea_loads gives it buoyancy, drag and fluid inertia by the medium
+# it is in); the models append theirs from N_ENDS on
+PAYLOAD, RAMP, DRAG_AREA, FX, FY, FZ, MX, MY, MZ, WEIGHT, BODY_V, BODY_DRAG, BODY_CA = range(13)
+N_ENDS = 13
 # elem columns L0, ADDED_N, ADDED_T, LDOT (LDOT: rate of the unstretched length [m/s], a
 # winch element's) and node columns MASS, VOLUME: winch.py's (it writes them)
 
@@ -492,13 +496,14 @@ def contact_geometry(i, n, elem, pos):
 
 
 @kernel
-def sea_loads(t, n, flags, scal, elem, nodal, par, current, wind, waves, grid, bed, bed_axes,
-              anchor, pos, vel, force, wadd, bedf, gnd, fout):
+def sea_loads(t, n, flags, scal, elem, ends, nodal, par, current, wind, waves, grid, bed,
+              bed_axes, anchor, pos, vel, force, wadd, bedf, gnd, fout):
     """The sea's loads on the n live nodes added into force [N] (sea.py, docs/sea.md):
     per element the fluid's buoyancy, drag and Morison inertia by medium and wetted
     fraction (sea.element_fluid, lever rule to its two nodes), and the element's added
-    mass scaled by its medium into wadd (per element, or per metre when ``nodal``); per
-    free node the seabed's contact and friction (sea.seabed_force) into bedf, gnd."""
+    mass scaled by its medium into wadd (per element, or per metre when ``nodal``); a
+    free end's body (:func:`sea_body_load`); per free node the seabed's contact and
+    friction (sea.seabed_force) into bedf, gnd."""
     law = flags[DRAG_LAW]
     diameter = scal[DIAMETER]
     area = scal[DISPLACED]
@@ -515,6 +520,10 @@ def sea_loads(t, n, flags, scal, elem, nodal, par, current, wind, waves, grid, b
         per = area * fout[7] if nodal else area * fout[7] * elem[e, L0]
         wadd[e, 0] = scal[CA_N] * per
         wadd[e, 1] = scal[CA_T] * per
+    for w in range(2):
+        if flags[HELD0 + w] == 0 and (ends[w, BODY_V] > 0.0 or ends[w, BODY_DRAG] > 0.0):
+            sea_body_load(t, 0 if w == 0 else n - 1, ends[w], scal, par, current, wind,
+                          waves, grid, pos, vel, force, fout)
     if par[BED] == 0.0:
         return
     for i in range(n):
@@ -530,6 +539,26 @@ def sea_loads(t, n, flags, scal, elem, nodal, par, current, wind, waves, grid, b
         for a in range(3):
             bedf[i, a] = fout[a]
             force[i, a] += fout[a]
+
+
+@inline_kernel
+def sea_body_load(t, i, end, scal, par, current, wind, waves, grid, pos, vel, force, fout):
+    """A free end body's load from the fluid at node i, added into force [N]: buoyancy
+    −ρV g, quadratic drag −½ ρ C_dA |v − u| (v − u) on the local flow u, and Morison
+    inertia ρ V (1 + C_a) a of the flow's acceleration (seed 004 §2.3.2; ρ, u, a from
+    sea.fluid_at: the medium the body is in). Its weight and applied force stay in
+    payload_load, its own inertia (with the added mass of fluid_density) in the mass."""
+    fluid_at(par, current, wind, waves, grid, t, pos[i, 0], pos[i, 1], pos[i, 2], fout)
+    rho = fout[0]
+    m = rho * end[BODY_V]  # displaced mass [kg]
+    rx = vel[i, 0] - fout[1]
+    ry = vel[i, 1] - fout[2]
+    rz = vel[i, 2] - fout[3]
+    c = -0.5 * rho * end[BODY_DRAG] * math.sqrt(rx * rx + ry * ry + rz * rz)
+    k = m * (1.0 + end[BODY_CA])
+    force[i, 0] += -m * scal[GX] + c * rx + k * fout[4]
+    force[i, 1] += -m * scal[GY] + c * ry + k * fout[5]
+    force[i, 2] += -m * scal[GZ] + c * rz + k * fout[6]
 
 
 @kernel
@@ -770,11 +799,19 @@ class NodeRows(Formulation):
     #: whether the results carry the sea's variables (set by the model from its sea arrays)
     sea_results: bool = False
 
-    def _sea_arrays(self, case, ns: int, n_elem_rows: int) -> dict:
+    def _sea_arrays(self, case, ns: int, n_elem_rows: int, ends: np.ndarray) -> dict:
         """The sea's arrays and work arrays for the data tuple (nodes.sea_data); sets
-        :attr:`sea_results`."""
+        :attr:`sea_results`. With the sea a free end's body moves from the ``ends`` rows'
+        calm-fluid weight and drag to the sea path's columns (BODY_V, BODY_DRAG,
+        BODY_CA: buoyancy, drag and fluid inertia by the medium it is in)."""
         arrays = sea_data(case, self.arc_length, ns, n_elem_rows)
         self.sea_results = has_sea_results(arrays["sea_par"])
+        if arrays["sea_par"][SEA_ACTIVE] != 0.0:
+            for w, end in enumerate((case.start, case.end)):
+                if end.type == "free":
+                    ends[w, [WEIGHT, DRAG_AREA]] = (end.mass, 0.0)
+                    ends[w, [BODY_V, BODY_DRAG, BODY_CA]] = (end.volume, end.drag_area,
+                                                             end.ca)
         return arrays
 
     @staticmethod
@@ -920,7 +957,9 @@ class NodeRows(Formulation):
         node i's highest mode obeys λ² + (2 Σc / m_i) λ + 2 Σk / m_i = 0, summed over its
         elements (exact 2·sqrt(k/m) for a uniform interior node). With a seabed every free
         node's row also holds the contact spring and damper kBot d L_c, cBot d L_c
-        (:meth:`seabed_contact`: a grounded node's Gershgorin row)."""
+        (:meth:`seabed_contact`: a grounded node's Gershgorin row), and the bound is at most
+        the contact's own (:meth:`seabed_critical_step`: its damping alone may put a real
+        root beyond RK4's real-axis limit)."""
         p = self.element_properties()
         k, c, m = p["stiffness"], p["damping"], p["node_mass"]
         kb, cb = self.seabed_contact()
@@ -936,4 +975,7 @@ class NodeRows(Formulation):
             dt = rk4_critical_step(omega, cs / (2.0 * m[i] * omega))
             if dt < best[0]:
                 best = (dt, max(adj, key=lambda e: k[e]), omega)
+        bed = self.seabed_critical_step()
+        if bed[0] < best[0]:  # a heavily damped contact alone can limit more (real axis)
+            best = (bed[0], min(bed[1], n - 2), bed[2])
         return best
