@@ -137,7 +137,7 @@ def check_surface_crossing(full: bool = True, figure_dir: Path | None = None) ->
         r["converged"] and r["err"] <= SC_TOL and r["step_ratio"] <= 1.0 + SC_TOL
         for r in res.values())
     ours = "; ".join(
-        f"{m}: top tension within {r['err'] * 100:.3f} %, largest step "
+        f"{m}: top tension off by {r['err']:.1e} (relative), largest step "
         f"{r['step_ratio']:.4f} × the crossing length's weight change "
         f"(a node-lumped buoyancy would jump {r['node_jump']:.2f} N, ours {r['max_step']:.3f} N)"
         for m, r in res.items())
@@ -654,9 +654,9 @@ def check_balloon(full: bool = True, figure_dir: Path | None = None) -> Row:
     ref = balloon_reference()
     ours = note if r is None else (
         f"balloon at ({r['top'][0]:.3f}, {r['top'][2]:.3f}) m vs ({ref.span:.3f}, "
-        f"{ref.height_difference:.3f}) m ({r['err_pos'] * 100:.3f} % of L); anchor tension "
-        f"{r['anchor']:.3f} N vs {ref.tension_A:.3f} N ({r['err_t'] * 100:.3f} %); control "
-        f"without water level (wind as the fluid's current): {r['control_err'] * 100:.4f} % of L")
+        f"{ref.height_difference:.3f}) m ({r['err_pos']:.1e} of L); anchor tension "
+        f"{r['anchor']:.3f} N vs {ref.tension_A:.3f} N ({r['err_t']:.1e} relative); control "
+        f"without water level (wind as the fluid's current): {r['control_err']:.1e} of L")
     figure = None
     if figure_dir is not None and r is not None:
         import matplotlib.figure
