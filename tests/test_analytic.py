@@ -22,8 +22,12 @@ from tetherdyn.analytic import (
     hanging_chain_frequencies,
     hanging_chain_mode_shape,
     hanging_chain_period,
+    seabed_catenary,
+    sliding_acceleration,
     terminal_velocity_cross_flow,
     terminal_velocity_inclined,
+    tethered_balloon,
+    vertical_line_through_surface,
 )
 
 G = 9.81
@@ -555,3 +559,117 @@ def test_axial_frequency_vs_finite_differences_and_shooting():
     w_num = optimize.brentq(end_slope, 0.5 * omega, 1.5 * omega, xtol=1e-13)
     # Integration at rtol 1e-12: root good to ~1e-10; 1e-8 is safe.
     assert w_num == pytest.approx(omega, rel=1e-8)
+
+
+# ---------------------------------------------------------------------------
+# The sea: surface crossing, seabed catenary, sliding, balloon
+# ---------------------------------------------------------------------------
+
+
+def test_vertical_line_through_surface_rigid_is_weight_in_air_plus_weight_in_water():
+    # rigid line, top 3 m above the surface: 3 m dry, 7 m wet (Archimedes by hand)
+    m, area, rho_w, rho_a = 2.0, 1e-3, 1025.0, 1.225
+    r = vertical_line_through_surface(10.0, 3.0, 0.0, m, area, rho_w, rho_a, g=G)
+    assert r.dry_length == pytest.approx(3.0, rel=1e-12)
+    assert r.top_tension == pytest.approx((m - rho_a * area) * G * 3 + (m - rho_w * area) * G * 7,
+                                          rel=1e-12)
+    # wholly under water / wholly in air
+    wet = vertical_line_through_surface(10.0, -1.0, 0.0, m, area, rho_w, rho_a, g=G)
+    dry = vertical_line_through_surface(10.0, 20.0, 0.0, m, area, rho_w, rho_a, g=G)
+    assert wet.top_tension == pytest.approx((m - rho_w * area) * G * 10, rel=1e-12)
+    assert dry.top_tension == pytest.approx((m - rho_a * area) * G * 10, rel=1e-12)
+
+
+def test_vertical_line_through_surface_elastic_against_brute_force_integration():
+    # march Hooke's law dz/ds = -(1 + T/EA) down a fine grid for a trial s_w and find the
+    # s_w that puts the surface at z = 0 (independent of the quadratic in the closed form)
+    L, top, m, area, rho_w, rho_a, EA, mass = 10.0, 4.0, 1.0, 2e-4, 1000.0, 1.2, 300.0, 0.5
+    w_a, w_w = (m - rho_a * area) * G, (m - rho_w * area) * G
+
+    def z_at(s_w: float) -> float:
+        s = np.linspace(0.0, s_w, 20001)
+        t = mass * G + w_w * (L - s_w) + w_a * (s_w - s)
+        return top - integrate.trapezoid(1.0 + t / EA, s)
+
+    s_w = optimize.brentq(z_at, 0.0, L, xtol=1e-13)
+    r = vertical_line_through_surface(L, top, 0.0, m, area, rho_w, rho_a, EA=EA, end_mass=mass,
+                                      g=G)
+    # trapezoid on a linear integrand is exact: agreement to the root finder's tolerance
+    assert r.dry_length == pytest.approx(s_w, abs=1e-10)
+    assert r.top_tension == pytest.approx(mass * G + w_a * s_w + w_w * (L - s_w), rel=1e-12)
+    assert r.dry_length < top  # the stretch puts the surface higher up the line
+
+
+def test_seabed_catenary_rigid_frictionless_matches_the_suspended_catenary():
+    # the suspended part alone is Irvine's catenary from the touchdown point to the fairlead,
+    # leaving the seabed horizontally: V_A = 0 and the same H (independent solver)
+    r = seabed_catenary(85.0, 20.0, 100.0, 100.0)
+    free = elastic_catenary(85.0 - r.touchdown_x, 20.0, 100.0 - r.grounded_length, 100.0)
+    assert free.V_A == pytest.approx(0.0, abs=1e-7 * free.tension_B)
+    assert free.H == pytest.approx(r.H, rel=1e-9)
+    assert free.tension_B == pytest.approx(r.fairlead_tension, rel=1e-9)
+    assert r.anchor_tension == pytest.approx(r.H, rel=1e-12)
+
+
+def test_seabed_catenary_elastic_matches_the_suspended_elastic_catenary():
+    r = seabed_catenary(85.0, 20.0, 100.0, 100.0, EA=2e5)
+    free = elastic_catenary(85.0 - r.touchdown_x, 20.0, 100.0 - r.grounded_length, 100.0,
+                            EA=2e5)
+    assert free.V_A == pytest.approx(0.0, abs=1e-7 * free.tension_B)
+    assert free.H == pytest.approx(r.H, rel=1e-9)
+    # the grounded part carries H all along: stretched by H L_B / EA
+    assert r.touchdown_x == pytest.approx(r.grounded_length * (1 + r.H / 2e5), rel=1e-12)
+
+
+def test_seabed_catenary_friction_anchor_tension_and_grounded_stretch():
+    # H > mu w L_B: the grounded part's axial force drops by exactly mu w L_B
+    w, EA, mu = 100.0, 2e5, 0.02
+    r = seabed_catenary(85.0, 20.0, 100.0, w, EA=EA, friction=mu)
+    assert r.H > mu * w * r.grounded_length
+    assert r.anchor_tension == pytest.approx(r.H - mu * w * r.grounded_length, rel=1e-12)
+    # brute-force stretch of the grounded part: quadrature of T/EA along it
+    stretch = integrate.quad(lambda s: float(r.tension(s)) / EA, 0.0, r.grounded_length)[0]
+    assert r.touchdown_x == pytest.approx(r.grounded_length + stretch, rel=1e-10)
+    # and the end point the shape functions give is the fairlead
+    assert float(r.x(100.0)) == pytest.approx(85.0, rel=1e-10)
+    assert float(r.z(100.0)) == pytest.approx(20.0, rel=1e-10)
+    # large friction: the anchor carries nothing; the limit mu -> 0 is the frictionless line
+    big = seabed_catenary(85.0, 20.0, 100.0, w, EA=EA, friction=5.0)
+    assert big.anchor_tension == 0.0
+    tiny = seabed_catenary(85.0, 20.0, 100.0, w, EA=EA, friction=1e-12)
+    assert tiny.H == pytest.approx(seabed_catenary(85.0, 20.0, 100.0, w, EA=EA).H, rel=1e-9)
+
+
+def test_seabed_catenary_rejects_a_line_without_grounded_part():
+    with pytest.raises(ValueError, match="grounded"):
+        seabed_catenary(99.0, 20.0, 100.0, 100.0)
+
+
+def test_sliding_acceleration_limits():
+    th = math.radians(5.0)
+    assert sliding_acceleration(th, 0.0, 5.0, 1.0) == pytest.approx(5.0 * math.sin(th))
+    assert sliding_acceleration(th, 0.3, 5.0, 1.0) == 0.0  # tan 5 deg = 0.087 < 0.3: sticks
+    assert sliding_acceleration(th, math.tan(th), 5.0, 1.0) == 0.0
+    a = sliding_acceleration(th, 0.05, 5.0, 1.0)
+    assert a == pytest.approx(5.0 * (math.sin(th) - 0.05 * math.cos(th)), rel=1e-14)
+
+
+def test_tethered_balloon_against_shooting_and_the_weightless_limit():
+    L, w, D, B, EA = 50.0, 1.0, 20.0, 100.0, 1e4
+    r = tethered_balloon(L, w, D, B, EA=EA)
+
+    def rhs(s, y):  # y = (x, z); T = (D, B - w (L - s)); ds_stretched = (1 + T/EA) ds
+        v = B - w * (L - s)
+        t = math.hypot(D, v)
+        return [D / t * (1 + t / EA), v / t * (1 + t / EA)]
+
+    sol = integrate.solve_ivp(rhs, (0.0, L), [0.0, 0.0], rtol=1e-11, atol=1e-11)
+    assert r.span == pytest.approx(sol.y[0, -1], rel=1e-8)
+    assert r.height_difference == pytest.approx(sol.y[1, -1], rel=1e-8)
+    assert r.tension_A == pytest.approx(math.hypot(D, B - w * L), rel=1e-14)
+    # a nearly weightless rigid tether is straight along the balloon's pull (D, B): its
+    # weight bends it by O(w L / B) = 5e-7 (a lighter one loses digits in (H/w) asinh)
+    thin = tethered_balloon(L, 1e-6, D, B)
+    assert thin.span / thin.height_difference == pytest.approx(D / B, rel=2e-6)
+    with pytest.raises(ValueError, match="net_lift"):
+        tethered_balloon(L, w, D, 0.5 * w * L)

@@ -29,6 +29,18 @@ Contents
 * :func:`axial_natural_frequency_fixed_free` -- longitudinal vibration of a
   uniform fixed-free bar (Rayleigh, *The Theory of Sound*, longitudinal vibration
   of bars; Timoshenko, Young & Weaver, *Vibration Problems in Engineering*).
+* :func:`vertical_line_through_surface` -- static tension of an elastic vertical line
+  hanging through the water surface (Archimedes' principle per unit length, Hooke's law).
+* :func:`seabed_catenary` / :class:`SeabedCatenary` -- the elastic catenary with a grounded
+  part on a flat seabed, with Coulomb friction along it (Jonkman 2007, NREL/TP-500-41958,
+  ch. 4, the quasi-static mooring line in contact with the seabed; the same equations are
+  MAP++'s and MoorPy's documented catenary with seabed friction coefficient C_B).
+* :func:`sliding_acceleration` -- a rigid line sliding down an inclined plane under
+  Coulomb friction (Amontons-Coulomb; e.g. Meriam & Kraige, *Engineering Mechanics:
+  Dynamics*, the block on an incline).
+* :func:`tethered_balloon` -- the steady shape of a tether with its own weight and a
+  balloon pulling at its top with a horizontal drag and a net lift (Irvine 1981, ch. 1:
+  the elastic catenary whose end forces are given).
 """
 
 from __future__ import annotations
@@ -47,8 +59,14 @@ __all__ = [
     "hanging_chain_frequencies",
     "hanging_chain_mode_shape",
     "hanging_chain_period",
+    "SeabedCatenary",
+    "SurfaceCrossingLine",
+    "seabed_catenary",
+    "sliding_acceleration",
     "terminal_velocity_cross_flow",
     "terminal_velocity_inclined",
+    "tethered_balloon",
+    "vertical_line_through_surface",
 ]
 
 STANDARD_GRAVITY = 9.81
@@ -702,3 +720,330 @@ def axial_natural_frequency_fixed_free(
     m = _require_positive("mass_per_length", mass_per_length)
     mode = _require_positive_int("mode", mode)
     return (2 * mode - 1) * 0.5 * math.pi * math.sqrt(EA / (m * length**2))
+
+
+# ---------------------------------------------------------------------------
+# 6. The sea: a vertical line through the surface, a catenary on the seabed,
+#    sliding on a slope, a tethered balloon in wind
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SurfaceCrossingLine:
+    """Static state of a vertical line hanging through the water surface.
+
+    Lengths are unstretched [m]; ``top_tension`` [N] is the force of the line on its top
+    support; ``bottom_z`` [m] the (stretched) height of the lower end.
+    """
+
+    top_tension: float
+    dry_length: float
+    wet_length: float
+    bottom_z: float
+
+
+def vertical_line_through_surface(
+    length: float,
+    top_z: float,
+    water_level: float,
+    mass_per_length: float,
+    displaced_area: float,
+    water_density: float,
+    air_density: float = 0.0,
+    EA: float = math.inf,
+    end_mass: float = 0.0,
+    g: float = STANDARD_GRAVITY,
+) -> SurfaceCrossingLine:
+    """Top tension of an elastic line hanging straight down from ``top_z`` through the
+    calm water surface at ``water_level``.
+
+    Each metre weighs ``w_a = (m' - rho_a A) g`` in air and ``w_w = (m' - rho_w A) g`` in
+    water (Archimedes' principle per unit length; ``A`` the displaced area). With ``s``
+    the unstretched arc length from the top and ``s_w`` the material point at the surface,
+    the tension is the weight of everything below,
+
+        T(s) = P + w_w (L - s_w) + w_a (s_w - s)  (s < s_w),   T(s) = P + w_w (L - s)  (s >= s_w),
+
+    with ``P = end_mass g`` (a point mass without volume), and Hooke's law
+    ``dz/ds = -(1 + T / EA)`` places the surface: ``top_z - water_level = s_w +
+    (1/EA) integral_0^{s_w} T ds`` (a quadratic in ``s_w``, solved by bracketing). The
+    top tension is ``T(0) = P + w_a s_w + w_w (L - s_w)``: the weight in air of the part
+    above plus the weight in water of the part below.
+
+    Parameters
+    ----------
+    length: unstretched length ``L`` [m] > 0. top_z, water_level: heights [m].
+    mass_per_length: ``m'`` [kg/m]. displaced_area: ``A`` [m^2] >= 0.
+    water_density, air_density: [kg/m^3] >= 0. EA: axial stiffness [N] (inf: rigid).
+    end_mass: point mass at the lower end [kg]. g: [m/s^2].
+    """
+    length = _require_positive("length", length)
+    g = _require_positive("g", g)
+    EA = _require_positive("EA", EA)
+    if displaced_area < 0.0 or water_density < 0.0 or air_density < 0.0:
+        raise ValueError("displaced_area, water_density and air_density must be >= 0")
+    c = 0.0 if math.isinf(EA) else 1.0 / EA
+    w_a = (mass_per_length - air_density * displaced_area) * g
+    w_w = (mass_per_length - water_density * displaced_area) * g
+    p = end_mass * g
+    d = float(top_z) - float(water_level)
+
+    def depth_of_surface(s_w: float) -> float:  # top_z - z(s_w) as a function of s_w
+        return s_w + c * ((p + w_w * length) * s_w - w_w * s_w**2 + 0.5 * w_a * s_w**2)
+
+    if d <= 0.0:
+        s_w = 0.0
+    elif depth_of_surface(length) <= d:
+        s_w = length
+    else:
+        s_w = optimize.brentq(lambda s: depth_of_surface(s) - d, 0.0, length,
+                              xtol=1e-15 * length, rtol=4 * np.finfo(float).eps)
+    top = p + w_a * s_w + w_w * (length - s_w)
+    # integral of T over the whole line: dry part (linear) plus wet part (linear)
+    t_w = p + w_w * (length - s_w)  # tension at the surface
+    integral = 0.5 * (top + t_w) * s_w + 0.5 * (t_w + p) * (length - s_w)
+    return SurfaceCrossingLine(top_tension=float(top), dry_length=float(s_w),
+                               wet_length=float(length - s_w),
+                               bottom_z=float(top_z - length - c * integral))
+
+
+@dataclass(frozen=True, eq=False)
+class SeabedCatenary:
+    """Static equilibrium of an elastic line from an anchor on a flat seabed to a fairlead,
+    part of it lying on the seabed (see :func:`seabed_catenary`).
+
+    Anchor at ``(0, 0)``, fairlead at ``(span, height)`` above it; ``s`` is the unstretched
+    arc length from the anchor. Forces [N], lengths [m].
+
+    Attributes
+    ----------
+    H: horizontal tension of the suspended part (= the tension at the touchdown point).
+    V_F: vertical tension at the fairlead (= weight of the suspended part, ``w L_s``).
+    fairlead_tension: ``hypot(H, V_F)``.
+    grounded_length: unstretched length ``L_B`` lying on the seabed.
+    touchdown_x: horizontal distance anchor -> touchdown point (stretched).
+    anchor_tension: ``max(H - mu w L_B, 0)``.
+    """
+
+    span: float
+    height: float
+    length: float
+    weight_per_length: float
+    EA: float
+    friction: float
+    H: float
+    V_F: float
+    fairlead_tension: float
+    grounded_length: float
+    touchdown_x: float
+    anchor_tension: float
+
+    @property
+    def _c(self) -> float:
+        return 0.0 if math.isinf(self.EA) else 1.0 / self.EA
+
+    @property
+    def _tension_start(self) -> float:
+        """Unstretched arc length where the grounded part starts to carry tension [m]."""
+        mu_w = self.friction * self.weight_per_length
+        if mu_w == 0.0:
+            return 0.0
+        return max(self.grounded_length - self.H / mu_w, 0.0)
+
+    def tension(self, s: ArrayLike) -> NDArray[np.float64]:
+        """Tension [N] at unstretched arc length ``s`` from the anchor."""
+        s = np.asarray(s, dtype=float)
+        w, lb = self.weight_per_length, self.grounded_length
+        grounded = np.maximum(self.H - self.friction * w * (lb - s), 0.0)
+        suspended = np.hypot(self.H, w * (s - lb))
+        return np.where(s <= lb, grounded, suspended)
+
+    def x(self, s: ArrayLike) -> NDArray[np.float64]:
+        """Horizontal position [m] of the material point ``s`` (from the anchor)."""
+        s = np.asarray(s, dtype=float)
+        H, w, lb, c = self.H, self.weight_per_length, self.grounded_length, self._c
+        s0 = self._tension_start
+        sg = np.clip(s, s0, lb)  # grounded tension integral, zero before s0
+        stretch = H * (sg - s0) - 0.5 * self.friction * w * ((lb - s0) ** 2 - (lb - sg) ** 2)
+        xg = np.minimum(s, lb) + c * stretch
+        sig = np.maximum(s - lb, 0.0)
+        return xg + (H / w) * np.arcsinh(w * sig / H) + c * H * sig
+
+    def z(self, s: ArrayLike) -> NDArray[np.float64]:
+        """Height [m] above the seabed of the material point ``s``."""
+        s = np.asarray(s, dtype=float)
+        H, w, c = self.H, self.weight_per_length, self._c
+        sig = np.maximum(s - self.grounded_length, 0.0)
+        return (H / w) * (np.hypot(1.0, w * sig / H) - 1.0) + 0.5 * c * w * sig**2
+
+
+def _seabed_span_height(H: float, V_F: float, length: float, w: float, c: float,
+                        mu: float) -> tuple[float, float]:
+    """Fairlead position (x, z) above the anchor for given H and V_F (Jonkman 2007, ch. 4)."""
+    lb = length - V_F / w
+    mu_w = mu * w
+    if mu_w == 0.0 or H >= mu_w * lb:
+        grounded_integral = H * lb - 0.5 * mu_w * lb**2
+    else:  # only the last H / (mu w) next to the touchdown carries tension
+        grounded_integral = H * H / (2.0 * mu_w)
+    x = lb + c * grounded_integral + (H / w) * math.asinh(V_F / H) + c * H * (V_F / w)
+    z = (H / w) * (math.hypot(1.0, V_F / H) - 1.0) + c * V_F**2 / (2.0 * w)
+    return x, z
+
+
+def seabed_catenary(
+    span: float,
+    height: float,
+    length: float,
+    weight_per_length: float,
+    EA: float = math.inf,
+    friction: float = 0.0,
+) -> SeabedCatenary:
+    """Elastic catenary resting partly on a flat seabed, with Coulomb friction along it.
+
+    The anchor lies on the seabed at ``(0, 0)``, the fairlead at ``(span, height)``. The
+    suspended length ``L_s = V_F / w`` leaves the seabed horizontally at the touchdown
+    point with tension ``H``; the grounded length ``L_B = L - V_F / w`` lies straight
+    along the seabed. Friction fully mobilised along the grounded part against a pull
+    from the fairlead (the line was loaded from a tension-free lay) gives the tension
+    ``T = max(H - mu w sigma, 0)`` at the unstretched distance ``sigma`` from the
+    touchdown, so the anchor carries ``T_a = max(H - mu w L_B, 0)`` and the grounded
+    part's axial force drops by ``mu w L_B`` where that is positive. With ``c = 1/EA``
+    (Jonkman 2007, NREL/TP-500-41958, ch. 4, the seabed case with friction coefficient
+    ``C_B``; written here from the equilibrium of the two parts):
+
+        span   = L_B + c I_B + (H / w) asinh(V_F / H) + c H L_s,
+        height = (H / w) (sqrt(1 + (V_F / H)^2) - 1) + c V_F^2 / (2 w),
+
+    ``I_B = H L_B - mu w L_B^2 / 2`` when ``H >= mu w L_B``, else ``H^2 / (2 mu w)``.
+    Solved for ``(H, V_F)`` by Newton from the inextensible frictionless closed form
+    (``L_s = sqrt(h^2 + 2 a h)``, ``span = L - L_s + a acosh(1 + h / a)``, ``a = H / w``).
+
+    Parameters
+    ----------
+    span: horizontal anchor-fairlead distance [m] > 0. height: fairlead above seabed [m] > 0.
+    length: unstretched length [m]. weight_per_length: wet weight ``w`` [N/m] > 0.
+    EA: axial stiffness [N] (inf: inextensible). friction: Coulomb coefficient ``mu`` >= 0
+    along the line.
+
+    Raises
+    ------
+    ValueError
+        When no part of the line rests on the seabed (use :func:`elastic_catenary`), or the
+        line is too short to reach the fairlead.
+    """
+    span = _require_positive("span", span)
+    h = _require_positive("height", height)
+    length = _require_positive("length", length)
+    w = _require_positive("weight_per_length", weight_per_length)
+    EA = _require_positive("EA", EA)
+    mu = float(friction)
+    if mu < 0.0 or math.isnan(mu):
+        raise ValueError(f"friction must be >= 0, got {friction!r}")
+    c = 0.0 if math.isinf(EA) else 1.0 / EA
+    wl = w * length
+    a_max = (length**2 - h**2) / (2.0 * h)  # the whole line suspended, horizontal at anchor
+    if a_max <= 0.0 and c == 0.0:
+        raise ValueError("the line is shorter than the fairlead's height above the seabed")
+
+    def rigid(a: float) -> float:
+        return length - math.sqrt(h * h + 2.0 * a * h) + a * math.acosh(1.0 + h / a) - span
+
+    if a_max > 0.0 and rigid(1e-12 * length) < 0.0 < rigid(a_max):
+        a = optimize.brentq(rigid, 1e-12 * length, a_max, xtol=1e-14 * length)
+        guess = (w * a, w * math.sqrt(h * h + 2.0 * a * h))
+    elif c == 0.0:
+        raise ValueError("no grounded part or too short a line for this span and height: "
+                         "use elastic_catenary")
+    else:  # stretch lets an elastic line reach further than the rigid one
+        guess = (w * max(a_max, h), 0.9 * wl)
+
+    def residual(p: NDArray[np.float64]) -> NDArray[np.float64]:
+        H, V_F = wl * math.exp(p[0]), wl * p[1]
+        x, z = _seabed_span_height(H, V_F, length, w, c, mu)
+        return np.array([(x - span) / length, (z - h) / length])
+
+    p0 = np.array([math.log(guess[0] / wl), guess[1] / wl])
+    sol = optimize.root(residual, p0, method="hybr", options={"xtol": 1e-15})
+    err = float(np.max(np.abs(residual(sol.x))))
+    H, V_F = wl * math.exp(sol.x[0]), wl * sol.x[1]
+    if not err < 1e-10 or not 0.0 < V_F < wl:
+        raise ValueError(f"seabed catenary: no solution with a grounded part (span={span}, "
+                         f"height={h}, length={length}, w={w}, EA={EA}, friction={mu})")
+    lb = length - V_F / w
+    mu_w = mu * w
+    grounded_integral = (H * lb - 0.5 * mu_w * lb**2 if mu_w == 0.0 or H >= mu_w * lb
+                         else H * H / (2.0 * mu_w))
+    return SeabedCatenary(span=span, height=h, length=length, weight_per_length=w, EA=EA,
+                          friction=mu, H=float(H), V_F=float(V_F),
+                          fairlead_tension=float(math.hypot(H, V_F)),
+                          grounded_length=float(lb), touchdown_x=float(lb + c * grounded_integral),
+                          anchor_tension=float(max(H - mu_w * lb, 0.0)))
+
+
+def sliding_acceleration(slope: float, friction: float, weight_per_length: float,
+                         mass_per_length: float) -> float:
+    """Acceleration [m/s^2] down an inclined plane of a straight line lying along the fall
+    line, under Coulomb friction (Amontons-Coulomb law; the block on an incline, e.g.
+    Meriam & Kraige, *Engineering Mechanics: Dynamics*):
+
+        a = (w / m) (sin(theta) - mu cos(theta))   when tan(theta) > mu, else 0 (it sticks),
+
+    ``w`` the weight per length that presses it on the plane (wet weight in water) [N/m],
+    ``m`` the mass per length it accelerates (plus any added mass along its axis) [kg/m],
+    ``theta`` = ``slope`` [rad] >= 0, ``mu`` = ``friction`` >= 0.
+    """
+    theta = float(slope)
+    if not 0.0 <= theta < 0.5 * math.pi:
+        raise ValueError(f"slope must be in [0, pi/2) rad, got {slope!r}")
+    if friction < 0.0:
+        raise ValueError(f"friction must be >= 0, got {friction!r}")
+    w = _require_positive("weight_per_length", weight_per_length)
+    m = _require_positive("mass_per_length", mass_per_length)
+    if math.tan(theta) <= friction:
+        return 0.0
+    return (w / m) * (math.sin(theta) - friction * math.cos(theta))
+
+
+def tethered_balloon(
+    length: float,
+    weight_per_length: float,
+    drag: float,
+    net_lift: float,
+    EA: float = math.inf,
+    n_points: int = 201,
+) -> CatenarySolution:
+    """Steady shape of a balloon's tether in a uniform wind (Irvine 1981, ch. 1).
+
+    The tether (weight ``w`` per unstretched metre, no drag of its own) is anchored at
+    ``(0, 0)``; the balloon pulls its top end with the horizontal drag ``D`` (downwind,
+    +x) and the net lift ``B`` (its buoyancy minus its own weight, up). The horizontal
+    tension is ``H = D`` all along and the vertical one ``V(s) = B - w (L - s)``: the
+    elastic catenary of :class:`CatenarySolution` with ``V_A = w L - B`` (negative: the
+    anchor pulls the tether down), whose far end is where the balloon settles,
+    ``(span, height_difference)``. Needs ``B > w L`` (else part of the tether lies on the
+    ground) and ``D > 0``.
+
+    Parameters
+    ----------
+    length: unstretched tether length [m]. weight_per_length: ``w`` [N/m] (in air: minus
+    the air's buoyancy). drag: ``D`` [N] > 0. net_lift: ``B`` [N]. EA: [N] (inf: rigid).
+    n_points: samples stored on the result (>= 2).
+    """
+    length = _require_positive("length", length)
+    w = _require_positive("weight_per_length", weight_per_length)
+    H = _require_positive("drag", drag)
+    EA = _require_positive("EA", EA)
+    if not net_lift > w * length:
+        raise ValueError(f"net_lift {net_lift!r} N must exceed the tether's weight "
+                         f"{w * length!r} N (else it rests on the ground)")
+    compliance = 0.0 if math.isinf(EA) else 1.0 / EA
+    v_a = w * length - float(net_lift)
+    s_nodes = np.linspace(0.0, length, int(n_points))
+    x_nodes, z_nodes, t_nodes = _catenary_xzt(s_nodes, H, v_a, w, compliance)
+    x_end, z_end, _ = _catenary_xzt(np.array([length]), H, v_a, w, compliance)
+    return CatenarySolution(
+        span=float(x_end[0]), height_difference=float(z_end[0]), length=length,
+        weight_per_length=w, EA=EA, H=H, V_A=v_a, V_B=float(net_lift),
+        tension_A=math.hypot(H, v_a), tension_B=math.hypot(H, float(net_lift)),
+        s_nodes=s_nodes, x_nodes=x_nodes, z_nodes=z_nodes, tension_nodes=t_nodes)
