@@ -72,9 +72,11 @@ def measure(formulation: str, n: int, medium: str, seconds: float) -> dict:
 
 
 def fit(rows: list[dict], key: str) -> tuple[float, float]:
-    """(a, b) of the least-squares line µs = a + b · nodes."""
+    """(a, b) of the line µs = a + b · nodes, least squares in relative terms (weights
+    1/µs: timing noise is relative, and the small N that fix a weigh as much as the large)."""
     x = np.array([r["nodes"] for r in rows], dtype=float)
-    b, a = np.polyfit(x, np.array([r[key] for r in rows]), 1)
+    y = np.array([r[key] for r in rows])
+    b, a = np.polyfit(x, y, 1, w=1.0 / y)
     return a, b
 
 
@@ -133,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
             f"- Versions: {versions('numba', 'numpy')}",
             f"- Command: `{cmd}`",
             "- The cable and the timing: the script's docstring. Fits: µs = a + b · nodes "
-            "over the N measured; best of many short repetitions (a shared machine).", "",
+            "over the N measured, least squares on relative residuals; best of many short "
+            "repetitions (a shared machine).", "",
             text, ""]))
     return 0
 
