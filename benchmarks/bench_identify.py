@@ -31,6 +31,7 @@ Usage::
 
     python benchmarks/bench_identify.py [--quick] [--full] [--out benchmarks/results_identify.md]
     python benchmarks/bench_identify.py --refine
+    python benchmarks/bench_identify.py --first-task --out benchmarks/results_identify_first_task.md
 """
 
 from __future__ import annotations
@@ -76,6 +77,60 @@ def timed_batch(cases, cost, client) -> tuple[float, list]:
     t0 = time.perf_counter()
     res = run_batch(cases, cost, client=client, progress=False)
     return time.perf_counter() - t0, res
+
+
+def _two_tasks(case: dict) -> tuple[float, float, float, float]:
+    """On a worker: (CPU, wall) [s] of its first task, then of the same task again."""
+    from tetherdyn.batch import _run_one
+
+    out = []
+    for _ in range(2):
+        c0, w0 = time.process_time(), time.perf_counter()
+        status, _, error, _ = _run_one(case, None)
+        assert status == "ok", error
+        out += [time.process_time() - c0, time.perf_counter() - w0]
+    return tuple(out)
+
+
+def first_task_benchmark(out: Path) -> int:
+    """A worker's first task against its second (the same case): CPU and wall time."""
+    load0 = os.getloadavg()[0]
+    case = cases_for([(40, 2.0e3, 0.8)])[0]
+    simulate(case, progress=False)  # numba's caches written by this process
+    rows = []
+    for workers in (1, 2):
+        t0 = time.perf_counter()
+        client = get_client(None, workers)
+        start = time.perf_counter() - t0
+        try:
+            per = client.run(_two_tasks, case)
+        finally:
+            close_client(client)
+        for w, (c1, w1, c2, w2) in enumerate(per.values()):
+            rows.append((workers, w, start, c1, w1, c2, w2))
+            print(workers, w, f"start {start:.1f} s; first CPU {c1:.2f} wall {w1:.2f}; "
+                  f"second CPU {c2:.2f} wall {w2:.2f}", file=sys.stderr)
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        "## A worker's first task against its second (`--first-task`)", "",
+        f"- Date: {now}; machine {cpu_model()}, os.cpu_count() = {os.cpu_count()}; load "
+        f"average (1 min) {load0:.2f} at the start, {os.getloadavg()[0]:.2f} at the end",
+        f"- Versions: {versions('numba', 'dask', 'distributed')}",
+        "- Command: `python benchmarks/bench_identify.py --first-task`. Each worker of a "
+        "fresh LocalCluster (``get_client``: its workers preloaded as it starts) runs the "
+        "seed-003 strip at n = 40 (one grid point, no evaluation) twice; CPU = the worker "
+        "process's time.process_time over the task (load-proof), wall = perf_counter. "
+        "Target: first task ≤ 1 s; its overhead = first − second.", "",
+        "| workers | worker | cluster start [s] | first task CPU / wall [s] | second task CPU / "
+        "wall [s] | first-task overhead CPU / wall [s] |", "|--:|--:|--:|--:|--:|--:|"]
+    for workers, w, start, c1, w1, c2, w2 in rows:
+        lines.append(f"| {workers} | {w} | {start:.1f} | {c1:.2f} / {w1:.2f} | {c2:.2f} / "
+                     f"{w2:.2f} | {c1 - c2:.2f} / {w1 - w2:.2f} |")
+    text = "\n".join(lines) + "\n"
+    with out.open("a") as f:
+        f.write("\n" + text)
+    print(text)
+    return 0
 
 
 def refine_benchmark(out: Path) -> int:
@@ -144,7 +199,12 @@ def main() -> int:
     ap.add_argument("--refine", action="store_true",
                     help="measure the least-squares refinement instead "
                     "(writes results_identify_refine.md)")
+    ap.add_argument("--first-task", action="store_true",
+                    help="measure a worker's first task against its second (appended to "
+                    "--out)")
     args = ap.parse_args()
+    if args.first_task:
+        return first_task_benchmark(Path(args.out))
     if args.refine:
         return refine_benchmark(HERE / "results_identify_refine.md")
     repeats = 1 if args.quick else args.repeats

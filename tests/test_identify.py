@@ -237,6 +237,21 @@ def test_local_cluster_two_workers(client):
     assert res[1].values["J"] == pytest.approx(len(cost.time) * 3e-4, rel=1e-9)
 
 
+def _ready() -> bool:
+    import sys
+
+    from numba.core.registry import cpu_target
+
+    return ("tetherdyn.simulate" in sys.modules and "xarray" in sys.modules
+            and cpu_target.target_context._registries != {})
+
+
+def test_workers_are_readied_as_the_cluster_starts(client):
+    """get_client preloads every worker (imports, numba's compiler context), so that a
+    worker's first task pays only loading its formulation's cached code (issue 22)."""
+    assert list(client.run(_ready).values()) == [True, True]
+
+
 def test_failures_are_recorded_not_dropped(client):
     good = make_small_case()
     invalid = make_small_case({"tether.EA": -1.0})  # CaseError on the worker

@@ -48,3 +48,14 @@ def test_heavy_modules_still_arrive_when_used():
             "try:\n    tetherdyn.load_results(tempfile.mktemp(suffix='.nc'))\n"
             "except Exception:\n    pass")
     assert "xarray" in _loaded_after(code)
+
+
+def test_cli_run_writes_without_xarray(tmp_path):
+    """``tetherdyn run`` builds and writes its results without xarray, pandas, dask or
+    scipy.interpolate (results.ResultsTable.write, boundary's own path splines)."""
+    out = tmp_path / "out.nc"
+    case = SRC / "tetherdyn" / "examples" / "rov_manoeuvre.yaml"  # splines its path table
+    code = ("from tetherdyn.cli import main\n"
+            f"assert main(['run', {str(case)!r}, '-q', '-o', {str(out)!r}]) == 0")
+    assert _loaded_after(code) == []
+    assert out.is_file()

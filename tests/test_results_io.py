@@ -216,3 +216,49 @@ def test_generalized_alpha_counters_in_attrs(small_case, tmp_path):
     assert back.attrs["jacobians"] >= 1
     assert back.attrs["newton_iterations"] >= back.attrs["steps"] >= 1
     assert back.attrs["force_evaluations"] == back.attrs["rhs_evaluations"]
+
+
+def _netcdf_layout(path) -> dict:
+    """Everything netCDF4 sees in a file: dimensions, and per variable its type, dimensions,
+    attributes (with their types) and values; the global attributes."""
+    import netCDF4
+
+    with netCDF4.Dataset(path) as nc:
+        def attrs(obj):
+            return [(k, type(obj.getncattr(k)).__name__, repr(obj.getncattr(k)))
+                    for k in obj.ncattrs()]
+        return {"format": nc.data_model,
+                "dims": [(d.name, d.size) for d in nc.dimensions.values()],
+                "vars": [(n, str(v.dtype), v.dimensions, attrs(v), v.chunking(),
+                          v[...].tolist()) for n, v in nc.variables.items()],
+                "attrs": attrs(nc)}
+
+
+@pytest.mark.parametrize("example, changes", [
+    ("hanging_chain.yaml", {"solver.duration": 0.02, "solver.output_interval": 0.01}),
+    ("hanging_chain.yaml", {"solver.duration": 0.02, "solver.output_interval": 0.01,
+                            "solver.method": "rk45"}),
+    ("rubber_strip.yaml", {"solver.duration": 0.004, "solver.output_interval": 0.002}),
+    ("winch_lowering.yaml", {"solver.duration": 0.2, "solver.output_interval": 0.1}),
+    ("seed000_tether.yaml", {"solver.duration": 0.02, "solver.output_interval": 0.01}),
+])
+def test_direct_netcdf_file_is_xarrays(example, changes, tmp_path):
+    """``tetherdyn run`` writes its file without xarray (ResultsTable.write, issue 22): the
+    file is the one ``xarray.Dataset.to_netcdf`` writes from the same results (layout,
+    types, attributes, values), and reads back identical."""
+    from importlib import resources
+
+    from tetherdyn.case import _Loader, set_key
+    from tetherdyn.simulate import run_case
+
+    path = resources.files("tetherdyn.examples") / example
+    raw = yaml.load(path.read_text(), Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+    for key, value in changes.items():
+        set_key(raw, key, value)
+    table = run_case(load_case(raw, base_dir=path.parent), progress=False)
+    direct = save_results(table, tmp_path / "direct.nc")
+    via_xarray = save_results(table.to_dataset(), tmp_path / "xarray.nc")
+    assert _netcdf_layout(direct) == _netcdf_layout(via_xarray)
+    with xr.open_dataset(direct) as a, xr.open_dataset(via_xarray) as b:
+        xr.testing.assert_identical(a, b)
+        assert table.sizes == dict(b.sizes)

@@ -6,12 +6,12 @@ and applies ``evaluate`` to the results **on the worker**, so only a few numbers
 back. Failures (an invalid case, a run that blows up, anything else a task raises, a
 worker that dies) come back as ``status="failed"`` with the message; nothing is dropped.
 
-Numba: the model kernels are cached on disk, the integrators' time loops are compiled once
-per *process* (``_jit.loop``) and reused by every later task in that worker process. The
-first task a worker runs therefore pays the import and the loop compilation (generalized-α
-on ancf2d: 5 s per worker, benchmarks/results_identify.md; up to ~14 s when both workers of
-a loaded 2-core machine compile at once), every later task none; :func:`warm_up` runs one
-case on every worker up front so that timings of the batch itself exclude it.
+Numba: the model kernels and the integrators' time loops are cached on disk (_jit.py), so a
+worker loads them instead of compiling. A LocalCluster started here readies its workers as
+it starts (:func:`_preload`: imports and numba's one-off context set-up); a worker's first
+task then pays only loading its formulation's compiled code (benchmarks/results_identify.md).
+:func:`warm_up` runs one case on every worker up front so that timings of the batch itself
+exclude even that.
 """
 
 from __future__ import annotations
@@ -88,7 +88,21 @@ def get_client(scheduler: str | None = None, workers: int = 2):
     client = Client(cluster)
     # the client owns the cluster: closing it closes both
     client._tetherdyn_cluster = cluster  # noqa: SLF001
+    client.run(_preload)  # every worker at once, while the cluster starts
     return client
+
+
+def _preload() -> None:
+    """Ready a worker process for its first task (issue 22): import what a task imports
+    and initialise numba's compiler context, which its first cached function pays once per
+    process (~0.3 s: numba's target registries). Loads from numba's disk cache only."""
+    import numpy as np
+    import xarray  # noqa: F401  (a task's results Dataset)
+
+    from . import simulate  # noqa: F401
+    from .spline import curvature_integral
+
+    curvature_integral(np.zeros((2, 3)), np.ones(1))
 
 
 def close_client(client) -> None:

@@ -165,19 +165,20 @@ def _critical_dt_without_seabed(case: Case) -> float | None:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from .results import save_results
-    from .simulate import simulate
+    from .simulate import run_case
 
     case = _load(args.case, args)
     progress = False if args.quiet else None
-    ds = simulate(case, progress=progress)
-    out = save_results(ds, args.output)
+    # the file is written without xarray (results.py: ~0.8 s of imports a run never uses)
+    table = run_case(case, progress=progress)
+    out = save_results(table, args.output)
     if not args.quiet:
-        print(f"wrote {out}  ({ds.sizes['time']} outputs, {ds.attrs['wall_time_s']:.3g} s "
-              f"integration, {ds.attrs['rhs_evaluations']} rhs evaluations)")
+        print(f"wrote {out}  ({table.sizes['time']} outputs, {table.attrs['wall_time_s']:.3g} "
+              f"s integration, {table.attrs['rhs_evaluations']} rhs evaluations)")
     if args.plot:
         from .plot import plot_results
 
-        plot_results(ds, args.plot)
+        plot_results(table.to_dataset(), args.plot)
         if not args.quiet:
             print(f"wrote {args.plot}")
     return 0
@@ -431,10 +432,30 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _skip_exit_collection() -> None:
+    """At interpreter exit, leave the objects alive now to the operating system instead of
+    a last full garbage collection through them: numba's typing and target contexts hold
+    ~10^5 objects, and that collection cost ~0.15 s of every ``tetherdyn`` process (issue
+    22, benchmarks/results_startup.md). Registered by :func:`main` once; files are closed
+    by the commands themselves."""
+    import gc
+
+    gc.freeze()
+
+
 def main(argv: list[str] | None = None) -> int:
+    import atexit
+    import gc
+
     from .integrate import SimulationError
 
+    atexit.unregister(_skip_exit_collection)
+    atexit.register(_skip_exit_collection)
     args = build_parser().parse_args(argv)
+    # a command allocates many long-lived objects (imports, numba's contexts) and few
+    # cycles: collect the youngest generation less often while it runs (~0.08 s a run)
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], 50_000), *thresholds[1:])
     try:
         return args.func(args)
     except CaseError as exc:
@@ -446,6 +467,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    finally:
+        gc.set_threshold(*thresholds)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,12 +8,24 @@ from typing import TYPE_CHECKING
 from .case import Case, load_case
 from .integrate import integrate
 from .models import build_model
-from .results import build_results
+from .results import ResultsTable, results_table
 
 if TYPE_CHECKING:
     import xarray as xr
 
-__all__ = ["simulate"]
+__all__ = ["simulate", "run_case"]
+
+
+def run_case(case: Case | dict | str | Path, *, progress: bool | None = None) -> ResultsTable:
+    """Run one simulation and return its results as a :class:`ResultsTable` (plain arrays:
+    no xarray imported; ``.to_dataset()`` and ``.write(path)`` make the Dataset or the file).
+    """
+    case = load_case(case)
+    model = build_model(case)
+    s = case.solver
+    run = integrate(model, case.method, s.dt, s.duration, s.output_interval, rtol=s.rtol,
+                    atol=s.atol, max_steps=s.max_steps, progress=progress)
+    return results_table(case, model, run)
 
 
 def simulate(case: Case | dict | str | Path, *, progress: bool | None = None) -> xr.Dataset:
@@ -22,9 +34,4 @@ def simulate(case: Case | dict | str | Path, *, progress: bool | None = None) ->
     ``case`` may be a validated Case, a dict of the case-file shape or a YAML path.
     A progress bar is shown on a terminal (``progress=None``), or as forced.
     """
-    case = load_case(case)
-    model = build_model(case)
-    s = case.solver
-    run = integrate(model, case.method, s.dt, s.duration, s.output_interval, rtol=s.rtol,
-                    atol=s.atol, max_steps=s.max_steps, progress=progress)
-    return build_results(case, model, run)
+    return run_case(case, progress=progress).to_dataset()

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from .._jit import bind_kernels, loop
+from .._jit import bind_kernels
 
 OK = 0
 BLOWUP = 1
@@ -31,15 +31,6 @@ STEP_UNDERFLOW = 3
 S_STATUS, S_TFAIL, S_ELEMENT, S_EVALS, S_H, S_STEPS = range(6)
 RK4_STATE_SIZE = 4
 RK45_STATE_SIZE = 6
-
-
-@loop
-def _state_finite(y):
-    # x - x is 0 for a finite x and NaN for inf / NaN: an OR that vectorises
-    bad = False
-    for i in range(y.size):
-        bad |= (y[i] - y[i]) != 0.0
-    return not bad
 
 
 # rk4_chunk and rk45_chunk are templates: they call the model's kernels by the global names
@@ -71,13 +62,17 @@ def rk4_chunk(data, t_start, dt, steps_done, steps_per_output, n_outputs, y, Y, 
             for i in range(ny):
                 yt[i] = y[i] + dt * k3[i]
             rhs(t + dt, yt, k4, data)
+            # x - x is 0 for a finite x and NaN for inf / NaN: the blow-up scan rides on
+            # the update (an OR that vectorises) instead of a pass of its own
+            bad = False
             for i in range(ny):
                 y[i] += dt / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i])
+                bad |= (y[i] - y[i]) != 0.0
             step += 1
             info[S_EVALS] += 4.0
             enforce(t_start + step * dt, y, data)
             remesh(t_start + step * dt, y, data)
-            if not _state_finite(y):
+            if bad:
                 info[S_STATUS] = BLOWUP
                 info[S_TFAIL] = t_start + step * dt
                 info[S_ELEMENT] = check(t_start + step * dt, y, data)
