@@ -106,6 +106,30 @@ def cholesky_factors(mass: np.ndarray, payload: float = 0.0) -> tuple[np.ndarray
     return a, b
 
 
+@inline_kernel
+def _rod_state(y, off, i, rod, ea, damping, slack_ok, length, tension):
+    """Rod i's vector q_i [m], its rate w_i [m/s], its length |q_i| [m] and its inverse
+    [1/m], and its Voigt tension T = EA ε + C ε̇ [N] (bilinear as lumped_mass: no elastic
+    compression unless allowed, damping kept); writes length[i] and tension[i]."""
+    qx = y[3 * i]
+    qy = y[3 * i + 1]
+    qz = y[3 * i + 2]
+    wx = y[off + 3 * i]
+    wy = y[off + 3 * i + 1]
+    wz = y[off + 3 * i + 2]
+    L = math.sqrt(qx * qx + qy * qy + qz * qz)
+    inv_L = 1.0 / L
+    length[i] = L
+    strain = (L - rod[i, L0]) * rod[i, INV_L0]
+    strain_rate = (qx * wx + qy * wy + qz * wz) * inv_L * rod[i, INV_L0]
+    elastic = ea * strain
+    if strain <= 0.0 and not slack_ok:
+        elastic = 0.0
+    T = elastic + damping * strain_rate
+    tension[i] = T
+    return qx, qy, qz, wx, wy, wz, L, inv_L, T
+
+
 @kernel
 def _rod_loads(t, y, n, flags, scal, rod, motion, force, star, length, tension, tip):
     """Forward pass over the rods: F_i into ``force``, F*_i − T q_i/l_i into ``star`` [N].
@@ -135,22 +159,8 @@ def _rod_loads(t, y, n, flags, scal, rod, motion, force, star, length, tension, 
     vy = v0y
     vz = v0z
     for i in range(n):
-        qx = y[3 * i]
-        qy = y[3 * i + 1]
-        qz = y[3 * i + 2]
-        wx = y[off + 3 * i]
-        wy = y[off + 3 * i + 1]
-        wz = y[off + 3 * i + 2]
-        L = math.sqrt(qx * qx + qy * qy + qz * qz)
-        inv_L = 1.0 / L
-        length[i] = L
-        strain = (L - rod[i, L0]) * rod[i, INV_L0]
-        strain_rate = (qx * wx + qy * wy + qz * wz) * inv_L * rod[i, INV_L0]
-        elastic = ea * strain
-        if strain <= 0.0 and not slack_ok:  # bilinear law as lumped_mass (damping kept)
-            elastic = 0.0
-        T = elastic + damping * strain_rate
-        tension[i] = T
+        qx, qy, qz, wx, wy, wz, L, inv_L, T = _rod_state(y, off, i, rod, ea, damping,
+                                                        slack_ok, length, tension)
         m = rod[i, MASS]
         w = rod[i, WET]  # m_i − ρ V_i: weight with buoyancy, uniformly distributed
         fx = w * gx - m * a0x  # moving start: uniform inertial load −m_i a_0
@@ -228,22 +238,8 @@ def _rod_loads_sea(t, y, d):
     vy = motion[1, 1]
     vz = motion[1, 2]
     for i in range(n):
-        qx = y[3 * i]
-        qy = y[3 * i + 1]
-        qz = y[3 * i + 2]
-        wx = y[off + 3 * i]
-        wy = y[off + 3 * i + 1]
-        wz = y[off + 3 * i + 2]
-        L = math.sqrt(qx * qx + qy * qy + qz * qz)
-        inv_L = 1.0 / L
-        length[i] = L
-        strain = (L - rod[i, L0]) * rod[i, INV_L0]
-        strain_rate = (qx * wx + qy * wy + qz * wz) * inv_L * rod[i, INV_L0]
-        elastic = ea * strain
-        if strain <= 0.0 and not slack_ok:
-            elastic = 0.0
-        T = elastic + damping * strain_rate
-        tension[i] = T
+        qx, qy, qz, wx, wy, wz, L, inv_L, T = _rod_state(y, off, i, rod, ea, damping,
+                                                        slack_ok, length, tension)
         m = rod[i, MASS]
         # dry weight and the moving start's inertial load, uniform along the rod
         ux = m * (gx - a0x)
