@@ -671,7 +671,15 @@ class End(_Section):
 
 
 class Initial(_Section):
-    shape: Literal["straight", "points"] = "straight"
+    """``initial``: the shape and motion at t = 0 (shared/spec/case-format.md).
+
+    ``straight`` and ``points`` lay the line as given; ``equilibrium`` is the static
+    equilibrium of the case at t = 0, found by the program (statics.py): ``points`` may be
+    given as its guess, ``direction`` / ``angle_from_gravity_deg`` as the guess's hint.
+    The equilibrium sets the velocities itself (at rest; a steady tow: the tow's), so
+    ``velocity`` and ``angular_velocity`` are not taken with it (docs/statics.md)."""
+
+    shape: Literal["straight", "points", "equilibrium"] = "straight"
     direction: Vec3 | None = None
     angle_from_gravity_deg: Finite | None = None
     points: list[Vec3] | None = None
@@ -680,19 +688,28 @@ class Initial(_Section):
 
     @model_validator(mode="after")
     def _shape(self) -> Initial:
-        if self.shape == "points":
-            if self.points is None or len(self.points) < 2:
-                raise ValueError("points: shape 'points' needs at least 2 points")
+        if self.shape == "points" and (self.points is None or len(self.points) < 2):
+            raise ValueError("points: shape 'points' needs at least 2 points")
+        if self.shape == "equilibrium" and self.points is not None and len(self.points) < 2:
+            raise ValueError("points: a guess for shape 'equilibrium' needs at least 2 points")
+        if self.shape == "straight" and self.points is not None:
+            raise ValueError("points: only with shape 'points' (or as the guess of shape "
+                             "'equilibrium')")
+        if self.points is not None:
             for key in ("direction", "angle_from_gravity_deg"):
                 if getattr(self, key) is not None:
-                    raise ValueError(f"{key}: not used with shape 'points'")
-        else:
-            if self.points is not None:
-                raise ValueError("points: only with shape 'points'")
-            if self.direction is not None and self.angle_from_gravity_deg is not None:
-                raise ValueError("direction: give direction or angle_from_gravity_deg, not both")
-            if self.direction is not None and not any(self.direction):
-                raise ValueError("direction: must be a non-zero vector")
+                    raise ValueError(f"{key}: not used with given points")
+        if self.direction is not None and self.angle_from_gravity_deg is not None:
+            raise ValueError("direction: give direction or angle_from_gravity_deg, not both")
+        if self.direction is not None and not any(self.direction):
+            raise ValueError("direction: must be a non-zero vector")
+        if self.shape == "equilibrium":
+            # the equilibrium's velocities are its own: at rest, or a steady tow's
+            for key in ("velocity", "angular_velocity"):
+                if any(getattr(self, key)):
+                    raise ValueError(f"{key}: not with shape 'equilibrium' (a static "
+                                     "equilibrium starts at rest; a towed case's steady "
+                                     "state takes the tow's velocity itself)")
         return self
 
 
@@ -1187,6 +1204,24 @@ def _sea_errors(case: Case) -> list[str]:
     return errors
 
 
+def _points_end_errors(case: Case) -> list[str]:
+    """Given points must start and end where held ends are at t = 0 (the ends rule,
+    initial.py): a point off a held end would be moved onto it, stretching the element
+    next to it by the gap (EA x gap / element length: a jolt at t = 0)."""
+    from .initial import end_gaps
+
+    gaps = end_gaps(case)
+    errors = []
+    for which, (index, gap, point, held) in gaps.items():
+        if gap > 0.0:
+            errors.append(
+                f"initial.points[{index}]: ({point[0]:g}, {point[1]:g}, {point[2]:g}) is "
+                f"{gap:.6g} m from where the {which} end is held at t = 0 ({held[0]:g}, "
+                f"{held[1]:g}, {held[2]:g}): a held end's point must be where that end is at "
+                "t = 0 (docs/statics.md, the ends rule)")
+    return errors
+
+
 def _wave_grid_errors(case: Case) -> list[str]:
     """A wave grid range (environment.waves.grid.x / y / z) must cover the line's initial
     nodes (waves.py precomputes the kinematics there)."""
@@ -1315,14 +1350,16 @@ def _check_semantics(case: Case) -> None:
     both_kinematic = case.start.type in kinematic and case.end.type in kinematic
     ini = case.initial
     for key in ("direction", "angle_from_gravity_deg"):
-        if ini.shape == "straight" and both_kinematic and getattr(ini, key) is not None:
+        if ini.points is None and both_kinematic and getattr(ini, key) is not None:
             errors.append(
                 f"initial.{key}: omit it when both ends are fixed or prescribed "
                 "(the straight line between them is used)"
             )
     if not errors:
+        errors += _points_end_errors(case)
+    if not errors:
         errors += _wave_grid_errors(case)
-    if ini.shape == "straight" and both_kinematic and not errors:
+    if ini.points is None and both_kinematic and not errors:
         a, b = case.end_state("start", 0.0)[0], case.end_state("end", 0.0)[0]
         if np.linalg.norm(b - a) > t.length * (1 + 10.0):
             errors.append("initial: the ends are more than 11 tether lengths apart")
