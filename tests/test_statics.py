@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pytest
 
 from tetherdyn.case import load_case
 from tetherdyn.models import build_model
@@ -90,3 +91,30 @@ def test_convergence_is_judged_by_the_residual_not_the_iteration_count():
     assert not eq.converged
     assert eq.residual > 1e-10
     assert math.isfinite(eq.residual)
+
+
+def test_solve_contract_surface_reports_the_shape_and_raises_when_it_fails():
+    # statics.solve (issue 18's API): converged to rtol · weight, the derived quantities
+    # and the case / results writers; a solve that cannot converge raises StaticsError
+    from tetherdyn.statics import StaticsError, solve
+
+    n, span, dz, length, EA = 16, 10.0, 3.0, 10.6, 2000.0
+    case = catenary_case(n, span, dz, length, EA)
+    s = np.linspace(0.0, 1.0, n + 1)
+    guess = np.column_stack([span * s, 0 * s, dz * s - 4.0 * s * (1 - s)])
+    eq = solve(case, guess=guess)
+    w = 0.016 * 9.81 * length  # no fluid: the dry weight
+    assert eq.weight == pytest.approx(w, rel=1e-12)
+    assert eq.converged and eq.residual <= 1e-6 * w
+    nodes, _, _ = discrete_catenary(span, dz, length, 0.016 * 9.81, EA, n)
+    assert np.max(np.abs(eq.positions[:, [0, 2]] - nodes)) < 1e-6
+    assert eq.lowest[2] == pytest.approx(nodes[:, 1].min(), abs=1e-6)
+    t0, t1 = eq.end_tensions
+    assert t1 > t0 > 0.0  # the upper end carries more
+    assert eq.touchdown is None
+    raw = eq.to_case_dict()
+    assert raw["initial"]["shape"] == "points" and len(raw["initial"]["points"]) == n + 1
+    ds = eq.results().to_dataset()
+    assert ds.sizes["time"] == 1 and float(np.abs(ds["velocity"]).max()) == 0.0
+    with pytest.raises(StaticsError, match=r"residual .* N .* node \d+ \(arc length"):
+        solve(case, guess=guess, max_iter=1, rtol=1e-14)

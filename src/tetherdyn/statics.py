@@ -29,7 +29,12 @@ from .estimates import static_top_tension
 from .models import build_model
 
 __all__ = ["static_top_tension", "equilibrium", "Equilibrium", "free_force",
-           "force_jacobian"]
+           "force_jacobian", "solve", "StaticsError", "line_weight"]
+
+
+class StaticsError(ValueError):
+    """Nothing converged: the message names the residual [N], where it sits (node index and
+    arc length [m]), the methods tried, and what to try."""
 
 
 # -- general static equilibrium -----------------------------------------------------------
@@ -64,11 +69,73 @@ class Equilibrium:
     load_steps: int
     t: float
     history: list = field(default_factory=list, repr=False)
+    #: how it was found: "newton", "newton+continuation", "dynamic_relaxation", "steady"
+    method: str = "newton"
+    #: |the line's weight in its medium| [N] plus the applied end loads (:func:`line_weight`)
+    weight: float = 0.0
+    #: node of the largest residual (-1: none computed)
+    worst: int = -1
 
     @property
     def q(self) -> np.ndarray:
         """The generalized coordinates (n_q)."""
         return self.y[: self.model.n_q]
+
+    def _outputs(self) -> dict:
+        if not hasattr(self, "_out"):
+            self._out = self.model.outputs(np.array([self.t]), self.y[None, :])
+        return self._out
+
+    @property
+    def end_tensions(self) -> tuple[float, float]:
+        """|force| [N] the line exerts on its start and end (holder or free-end body)."""
+        out = self._outputs()
+        return (float(np.linalg.norm(out["start_force"][0])),
+                float(np.linalg.norm(out["end_force"][0])))
+
+    @property
+    def touchdown(self) -> dict | None:
+        """Where the line leaves the seabed: ``{"arc_length": s [m], "position": [x, y,
+        z] [m]}`` of the grounded node at the first grounded/lifted transition from the
+        start (estimates.sea_estimate's rule); None without a seabed or contact."""
+        from .estimates import sea_estimate
+
+        est = sea_estimate(self.model.case, self.positions)
+        if est.touchdown_arc is None:
+            return None
+        return {"arc_length": float(est.touchdown_arc),
+                "position": [float(v) for v in est.touchdown_point]}
+
+    @property
+    def lowest(self) -> np.ndarray:
+        """Position [m] of the lowest node (along gravity; -z without gravity)."""
+        return self.positions[int(np.argmax(self.positions @ _down(self.model.case)))].copy()
+
+    @property
+    def worst_node(self) -> int:
+        """Node index of the largest residual force."""
+        if self.worst >= 0:
+            return self.worst
+        return _worst_node(self.model, self.y, self.t)[0]
+
+    def to_case_dict(self) -> dict:
+        """The case with ``initial: {shape: points, points: [...]}`` (the equilibrium's node
+        positions [m], at rest)."""
+        raw = self.model.case.to_dict()
+        raw["initial"] = {"shape": "points",
+                          "points": [[float(v) for v in p] for p in self.positions]}
+        return raw
+
+    def results(self):
+        """The shape as a :class:`~tetherdyn.results.ResultsTable` with one output time
+        ``t`` (writes netCDF like any run: ``.write(path)``)."""
+        from .integrate import IntegrationResult
+        from .results import results_table
+
+        run = IntegrationResult(times=np.array([self.t]), states=self.y[None, :].copy(),
+                                rhs_evaluations=0, wall_time_s=0.0, steps=0,
+                                data=self.model.data)
+        return results_table(self.model.case, self.model, run)
 
 
 def free_force(model, y: np.ndarray, t: float, free: np.ndarray,
@@ -358,3 +425,118 @@ def equilibrium(case_or_model, q0: np.ndarray | None = None, *, t: float = 0.0,
     return Equilibrium(model=model, y=y, positions=np.asarray(pos), residual=float(res),
                        tol=tol, converged=bool(res <= tol), iterations=total_it,
                        load_steps=steps, t=t, history=history)
+
+
+# -- the robust pipeline (issue 18) ---------------------------------------------------------
+
+
+def _down(case: Case) -> np.ndarray:
+    """Unit vector along gravity (-z without gravity)."""
+    g = np.asarray(case.environment.gravity, dtype=float)
+    n = float(np.linalg.norm(g))
+    return g / n if n > 0 else np.array([0.0, 0.0, -1.0])
+
+
+def _node_densities(case: Case, positions: np.ndarray) -> np.ndarray:
+    """Density [kg/m³] of the medium at each node: the fluid below the water level (or
+    everywhere without one), the air above it."""
+    env = case.environment
+    rho = np.full(len(positions), float(env.fluid_density))
+    if env.water_level is not None:
+        rho[positions[:, 2] > float(env.water_level)] = env.air
+    return rho
+
+
+def line_weight(case: Case, positions: np.ndarray) -> float:
+    """The load scale [N] of the convergence test ``max |F_free| <= rtol · weight``.
+
+    The sum over the nodes of |wet weight| (lumped masses minus the displaced fluid of the
+    medium each node is in, times |g|), plus at free ends |payload wet weight| and |applied
+    force|, plus the normal drag of a uniform current on the whole line (½ ρ cd_n d |U|² L)
+    and on an end body (½ ρ drag_area |U|²): every load the line must carry. 1 N when all
+    of these are zero (a weightless, unloaded line)."""
+    from .models.base import lumped_nodes
+
+    env = case.environment
+    g = float(np.linalg.norm(env.gravity))
+    _, _, mass, volume = lumped_nodes(case)
+    pos = np.asarray(positions, dtype=float)
+    if len(pos) != len(mass):  # another discretisation's nodes: the medium of the nearest
+        idx = np.rint(np.linspace(0, len(pos) - 1, len(mass))).astype(int)
+        pos = pos[idx]
+    rho = _node_densities(case, pos)
+    total = float(np.sum(np.abs(mass - rho * volume))) * g
+    u = env.uniform_current
+    speed2 = float(np.dot(u, u)) if u is not None else 0.0
+    t = case.tether
+    total += 0.5 * env.fluid_density * t.cd_normal * t.diameter * speed2 * t.length
+    for which in ("start", "end"):
+        end = getattr(case, which)
+        if end.type != "free":
+            continue
+        total += abs(end.body_masses(env.fluid_density)[1]) * g
+        total += float(np.linalg.norm(end.force))
+        total += 0.5 * env.fluid_density * end.drag_area * speed2
+    return total if total > 0.0 else 1.0
+
+
+def _coords_per_node(model) -> int:
+    return 4 if model.name == "ancf2d" else 3
+
+
+def _worst_node(model, y: np.ndarray, t: float) -> tuple[int, float]:
+    """(node, max |F| [N] there) of the largest free-coordinate residual."""
+    if not model.n_q:
+        return 0, math.nan
+    F = np.empty(model.n_q)
+    model.force(t, y, F, model.data)
+    F[np.asarray(model.held) != 0] = 0.0
+    j = int(np.argmax(np.abs(F)))
+    return j // _coords_per_node(model), float(abs(F[j]))
+
+
+def _error(model, y: np.ndarray, t: float, residual: float, tol: float,
+           tried: list[str], hint: str = "") -> StaticsError:
+    """The StaticsError of a failed solve: residual, where it sits, methods, what to try."""
+    node, _ = _worst_node(model, y, t)
+    arc = model.arc_length
+    s = float(arc[min(node, len(arc) - 1)])
+    return StaticsError(
+        f"static equilibrium not found: residual {residual:.4g} N (tolerance {tol:.3g} N) "
+        f"largest at node {node} (arc length {s:.4g} m); tried {', '.join(tried)}. "
+        "Try: more elements (model.elements), more load_steps, a guess "
+        "(initial.points), a looser rtol, or check that the case has an equilibrium "
+        f"(a free line with a net load has none){'; ' + hint if hint else ''}")
+
+
+def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
+          load_steps: int = 1, max_iter: int = 40) -> Equilibrium:
+    """The static equilibrium of a case or a built model, for every formulation.
+
+    Converged when ``max |F_free| <= rtol · weight`` (:func:`line_weight`); velocities
+    zero; held ends where the case puts them at time ``t`` [s]. ``guess``: node positions
+    (n_nodes, 3) [m] or a whole state vector to start from (default: the case's own
+    initial shape). Raises :class:`StaticsError` when nothing converges.
+    """
+    if hasattr(case_or_model, "case") and hasattr(case_or_model, "n_nodes"):
+        model = case_or_model
+        case = model.case
+    else:
+        case = load_case(case_or_model)
+        model = build_model(case)
+    if not model.n_q:
+        raise StaticsError(f"model {model.name}: no second-order surface; its static "
+                           "solve (dynamic relaxation) is not available yet")
+    y0 = np.array(model.initial_state(), dtype=float)
+    if guess is not None:
+        g = np.asarray(guess, dtype=float)
+        y0[: model.n_q] = g.ravel()[: model.n_q]
+    weight = line_weight(case, np.asarray(model.outputs(
+        np.array([t]), y0[None, :])["position"][0]))
+    tol = rtol * weight
+    eq = equilibrium(model, y0, t=t, tol=tol, load_steps=load_steps, max_iter=max_iter)
+    eq.method = "newton+continuation" if eq.load_steps > 1 else "newton"
+    eq.weight = weight
+    if not eq.converged:
+        raise _error(eq.model, eq.y, t, eq.residual, tol, [eq.method])
+    return eq
