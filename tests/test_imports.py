@@ -49,7 +49,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("tetherdyn.integrate", "tetherdyn.integrate.*"),
     # one run and what is built on runs of one case
     # (plot rebuilds a results file's case to draw its seabed)
-    ("tetherdyn.results", "tetherdyn.simulate", "tetherdyn.statics", "tetherdyn.steady",
+    # (start: the one initial state of every driver, statics' equilibrium included)
+    ("tetherdyn.results", "tetherdyn.statics", "tetherdyn.start", "tetherdyn.simulate",
+     "tetherdyn.steady",
      "tetherdyn.cosim", "tetherdyn.moordyn_input", "tetherdyn.export", "tetherdyn.plot"),
     # many runs
     ("tetherdyn.batch",),

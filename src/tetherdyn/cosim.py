@@ -26,6 +26,7 @@ from .case import Case, load_case
 from .integrate import StepperOptions, make_stepper
 from .models import build_model
 from .models.base import RunData
+from .start import initial_state
 from .winch import W_LMIN, W_LNOM
 
 __all__ = ["Simulator"]
@@ -73,8 +74,9 @@ class Simulator:
         self.model = build_model(self.case)
         self.data = RunData(self.model)
         self.t = 0.0
-        self._stepper = make_stepper(self.method, self.model, self.data,
-                                     self.model.initial_state(), 0.0,
+        #: how the run started (start.initial_state: ``shape: equilibrium``'s static solve)
+        self.initial = initial_state(self.model)
+        self._stepper = make_stepper(self.method, self.model, self.data, self.initial.y, 0.0,
                                      StepperOptions.from_case(self.case))
         ny = self.y.size
         self._Y = np.empty((1, ny))

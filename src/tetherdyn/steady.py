@@ -32,6 +32,7 @@ from .case import Case, load_case
 from .integrate import SimulationError, StepperOptions, make_stepper
 from .models import build_model
 from .models.base import Formulation, RunData
+from .start import initial_state
 
 __all__ = ["Continuation", "SteadyState", "NotSettledError", "settle"]
 
@@ -47,7 +48,8 @@ class Continuation:
     data (``data``) the outputs are evaluated with.
 
     ``y0``: a starting state vector (the model's layout) instead of the case's initial
-    shape, at time ``t0`` [s]; held ends are overwritten with the case's motion at ``t0``.
+    state (start.initial_state: its shape, or its static equilibrium at ``t0``), at time
+    ``t0`` [s]; held ends are overwritten with the case's motion at ``t0``.
     """
 
     def __init__(self, case: Case | dict | str | Path, y0: np.ndarray | None = None,
@@ -57,8 +59,10 @@ class Continuation:
         m = self.model
         self.method = self.case.method
         self.dt = self.case.solver.dt
-        self.stepper = make_stepper(self.method, m, None, m.initial_state() if y0 is None
-                                    else y0, t0, StepperOptions.from_case(self.case))
+        if y0 is None:
+            y0 = initial_state(m, t0).y
+        self.stepper = make_stepper(self.method, m, None, y0, t0,
+                                    StepperOptions.from_case(self.case))
 
     @property
     def t(self) -> float:

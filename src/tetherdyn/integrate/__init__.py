@@ -83,6 +83,11 @@ def integrate(model: Formulation, method: str, dt: float, duration: float,
     """
     if method not in METHODS:
         raise ValueError(f"solver.method: unknown method {method!r} (known: {METHODS})")
+    shape = getattr(getattr(getattr(model, "case", None), "initial", None), "shape", None)
+    if y0 is None and shape == "equilibrium":
+        # the equilibrium is statics.py's, a layer above: the caller passes it
+        raise ValueError("initial.shape: equilibrium needs the static solve: pass "
+                         "y0=tetherdyn.start.initial_state(model).y (simulate does)")
     if method == "generalized_alpha" and (alpha is not None or rho_inf is not None):
         alpha = alpha_parameters(model, rho_inf, alpha)
     options = StepperOptions(dt=dt, rtol=rtol, atol=atol, max_steps=max_steps, alpha=alpha,

@@ -1,0 +1,164 @@
+"""Issue 18: every entry point starts from where the ends really are, and from the static
+equilibrium with ``initial: {shape: equilibrium}`` (start.initial_state, one function).
+
+The physics asserted: a straight line laid from a held end is unstretched at t = 0 (zero
+tension: no jolt); a line hanging at rest in static equilibrium carries its whole weight at
+the holder, |start_force| = (m' L + payload) g exactly for the lumped masses (the spec's
+start_force includes the weight lumped at the end node), and stays still.
+Small lumped_mass lines (4-6 elements, milliseconds of simulated time) keep this lean.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tetherdyn import CaseError, load_case
+from tetherdyn.cosim import Simulator
+from tetherdyn.integrate import integrate
+from tetherdyn.models import build_model
+from tetherdyn.simulate import run_case
+from tetherdyn.start import initial_state
+from tetherdyn.steady import Continuation
+
+G = 9.81
+L, N, MPL, EA, PAYLOAD = 10.0, 5, 0.5, 1.0e4, 1.0
+WEIGHT = (MPL * L + PAYLOAD) * G  # [N] in vacuum
+#: the issue's trajectory: the prescribed start's table begins at (0.25, 0, 0), no position
+TABLE = dict(t=[0.0, 1.0, 2.0], x=[0.25, 0.25, 0.25], y=[0.0] * 3, z=[0.0] * 3)
+
+
+def _case(**over) -> dict:
+    c = dict(tether=dict(length=L, diameter=0.01, mass_per_length=MPL, EA=EA),
+             model=dict(type="lumped_mass", elements=N),
+             start=dict(type="prescribed", trajectory=TABLE),
+             end=dict(type="free", mass=PAYLOAD),
+             solver=dict(dt=1e-4, duration=4e-3, output_interval=2e-3))
+    c.update(over)
+    return c
+
+
+def _var(table, name) -> np.ndarray:
+    return np.asarray(table.data_vars[name][1])
+
+
+def _element_lengths(pos: np.ndarray) -> np.ndarray:
+    return np.linalg.norm(np.diff(pos, axis=0), axis=1)
+
+
+# -- the ends rule ---------------------------------------------------------------------------
+
+def test_prescribed_start_by_trajectory_alone_hangs_unstretched():
+    """The issue's case: node 0 at the table's first row and every element at its
+    unstretched length (was: laid from the origin, element 0 stretched by 0.25 m, a
+    140 N jolt); zero tension at t = 0 and no jolt after it (a straight line released
+    under gravity loads up to at most twice its weight)."""
+    r = run_case(_case(initial=dict(direction=[0.0, 0.0, -1.0])), progress=False)
+    pos = _var(r, "position")
+    assert np.allclose(pos[0, 0], [0.25, 0.0, 0.0])
+    assert np.allclose(_element_lengths(pos[0]), L / N, rtol=0, atol=1e-12)
+    assert np.all(_var(r, "tension")[0] == 0.0)
+    assert np.max(np.linalg.norm(_var(r, "start_force"), axis=1)) < 2.0 * WEIGHT
+
+
+def test_points_off_a_held_end_are_rejected_rounding_is_closed():
+    pts = [[0.25, 0.0, -2.0 * k] for k in range(N + 1)]
+    ok = load_case(_case(initial=dict(shape="points", points=pts)))
+    assert ok.initial.points is not None
+    off = [[0.0, 0.0, -2.0 * k] for k in range(N + 1)]  # from the origin: 0.25 m off
+    with pytest.raises(CaseError, match=r"initial\.points\[0\]: .* 0\.25 m from where the "
+                                        r"start end is held at t = 0"):
+        load_case(_case(initial=dict(shape="points", points=off)))
+    # a fixed end at the other side, 1e-9 of an element off (rounding of a written shape)
+    both = _case(end=dict(type="fixed", position=[0.25, 0.0, -9.0]),
+                 initial=dict(shape="points", points=[[0.25, 0.0, 0.0],
+                                                      [0.25, 0.0, -9.0 - 2e-9]]))
+    pos, _ = initial_state_positions(both)
+    assert np.allclose(pos[-1], [0.25, 0.0, -9.0], rtol=0, atol=0)
+    both["initial"]["points"][-1][2] = -9.01
+    with pytest.raises(CaseError, match=r"initial\.points\[1\]: .* end end"):
+        load_case(both)
+
+
+def initial_state_positions(case: dict) -> tuple[np.ndarray, np.ndarray]:
+    model = build_model(load_case(case))
+    y = initial_state(model).y
+    n = model.n_nodes
+    return y[:3 * n].reshape(n, 3), y[3 * n:6 * n].reshape(n, 3)
+
+
+def test_winch_start_lays_the_line_from_the_winch():
+    """A winch on a vessel (trajectory, no position) paying out at 0.4 m/s: node 0 at the
+    vessel's t = 0 position, the deployed tether.length unstretched, zero tension."""
+    c = _case(start=dict(type="winch", trajectory=TABLE, payout=dict(speed=0.4)),
+              initial=dict(direction=[0.0, 0.0, -1.0]))
+    r = run_case(c, progress=False)
+    pos = _var(r, "position")[0]
+    live = ~np.isnan(pos[:, 0])
+    assert np.allclose(pos[0], [0.25, 0.0, 0.0])
+    assert np.isclose(np.sum(_element_lengths(pos[live])), L, rtol=1e-12)
+    assert np.all(np.nan_to_num(_var(r, "tension")[0]) == 0.0)
+
+
+# -- shape: equilibrium ----------------------------------------------------------------------
+
+def test_equilibrium_start_carries_the_weight_from_the_first_output():
+    """A moving vessel (1 m/s at t = 0) holding a line with a payload: the run starts from
+    the static equilibrium under the vessel's t = 0 position (not the hint's 30 degrees),
+    the holder carries the whole weight at t = 0, and the results say how it started."""
+    moving = dict(TABLE, x=[0.25, 1.25, 2.25])
+    c = _case(start=dict(type="prescribed", interpolation="linear", trajectory=moving),
+              initial=dict(shape="equilibrium", angle_from_gravity_deg=30.0))
+    r = run_case(c, progress=False)
+    pos = _var(r, "position")[0]
+    assert np.allclose(pos[:, :2], [0.25, 0.0], atol=1e-9)  # hanging plumb below node 0
+    assert np.isclose(np.linalg.norm(_var(r, "start_force")[0]), WEIGHT, rtol=1e-9)
+    assert np.allclose(_var(r, "velocity")[0, 0], [1.0, 0.0, 0.0])  # the vessel's
+    assert np.allclose(_var(r, "velocity")[0, 1:], 0.0)
+    assert r.attrs["initial_shape"] == "equilibrium"
+    assert r.attrs["initial_equilibrium_relative_residual"] <= 1e-6
+    assert r.attrs["initial_equilibrium_method"].startswith("newton")
+
+
+def test_equilibrium_reaches_the_step_api_and_steady_and_stays_still():
+    """The same equilibrium through cosim.Simulator and steady.Continuation (one
+    function); a run from it at rest stays still (max node speed over 4 ms)."""
+    c = load_case(_case(initial=dict(shape="equilibrium")))
+    sim = Simulator(c)
+    assert sim.initial.equilibrium is not None
+    f0 = np.linalg.norm(sim.forces[0])
+    assert np.isclose(f0, WEIGHT, rtol=1e-9)
+    for _ in range(4):
+        sim.step(1e-3)
+    assert np.isclose(np.linalg.norm(sim.forces[0]), WEIGHT, rtol=1e-6)
+    run = Continuation(c)
+    assert np.array_equal(run.y, sim.initial.y)
+    _, Y = run.advance(4e-3, 2e-3)
+    n = run.model.n_nodes
+    assert np.max(np.abs(Y[:, 3 * n:])) < 1e-6
+
+
+def test_integrate_without_the_equilibrium_is_refused():
+    model = build_model(load_case(_case(initial=dict(shape="equilibrium"))))
+    with pytest.raises(ValueError, match="initial_state"):
+        integrate(model, "rk4", 1e-4, 1e-3, 1e-3)
+
+
+@pytest.mark.parametrize("initial, key", [
+    (dict(shape="equilibrium", velocity=[1.0, 0.0, 0.0]), "initial.velocity"),
+    (dict(shape="equilibrium", angular_velocity=[0.0, 1.0, 0.0]), "initial.angular_velocity"),
+    (dict(shape="equilibrium", points=[[0.25, 0, 0]]), "initial.points"),
+    (dict(shape="equilibrium", points=[[0.25, 0, 0], [0.25, 0, -9]], direction=[1, 0, 0]),
+     "initial.direction"),
+    (dict(shape="straight", points=[[0.25, 0, 0], [0.25, 0, -9]]), "initial.points"),
+])
+def test_bad_equilibrium_keys_are_named(initial, key):
+    with pytest.raises(CaseError, match=rf"^{key.replace('.', r'[.]')}: "):
+        load_case(_case(initial=initial))
+
+
+def test_equilibrium_takes_points_as_its_guess():
+    guess = [[0.25, 0.0, 0.0], [3.0, 0.0, -5.0], [0.25, 0.0, -9.9]]
+    pos, vel = initial_state_positions(_case(initial=dict(shape="equilibrium", points=guess)))
+    assert np.allclose(pos[:, :2], [0.25, 0.0], atol=1e-9)
+    assert np.all(vel == 0.0)
