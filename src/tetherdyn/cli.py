@@ -1,5 +1,5 @@
-"""The ``tetherdyn`` command line: run, check, import, plot, animate, examples, export,
-identify, optimize.
+"""The ``tetherdyn`` command line: run, check, statics, import, plot, animate, examples,
+export, identify, optimize.
 
 The validation report is the lab's, not the package's: ``python -m validation`` from a checkout."""
 
@@ -85,6 +85,13 @@ def _cmd_check(args: argparse.Namespace) -> int:
     total = t.linear_mass * t.length + case.start.mass + case.end.mass
     dt_crit, element, omega = model.critical_time_step()
     tension, how = static_top_tension(case)
+    nodes = None
+    if case.initial.shape == "equilibrium":  # the state the run starts from (start.py)
+        from .start import initial_state
+
+        eq = initial_state(model).equilibrium
+        nodes = eq.positions
+        tension, how = max(eq.end_tensions), "the static equilibrium, the run's start"
     s = case.solver
     print(f"case        : {case.name or args.case}  (valid)")
     nodes = f"{model.n_nodes} nodes"
@@ -98,6 +105,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
     print(f"element     : length {Le:.6g} m, mass {t.linear_mass * Le:.6g} kg")
     print(f"total mass  : {total:.6g} kg (tether {t.linear_mass * t.length:.6g} kg)")
     print(f"top tension : {tension:.6g} N static ({how})")
+    if nodes is not None:
+        print(f"initial     : static equilibrium ({eq.method}, {eq.iterations} iterations, "
+              f"residual {eq.residual:.3g} N = {eq.residual / eq.weight:.3g} of the weight)")
     print(f"fastest mode: {omega:.6g} rad/s ({omega / (2 * math.pi):.6g} Hz), "
           f"{model.fastest_mode}, element {element}")
     implicit = case.method == "generalized_alpha"
@@ -105,7 +115,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
           f"solver.dt = {s.dt:g} s" + ("  <-- above the limit" if
                                       case.method == "rk4" and s.dt > dt_crit else "")
           + ("  (generalized_alpha is implicit: no such limit)" if implicit else ""))
-    _print_sea(case, dt_crit)
+    _print_sea(case, dt_crit, nodes)
     n_out = output_times(s.duration, s.output_interval).size
     fixed = case.method == "rk4" or (implicit and not s.adaptive)
     print(f"run         : {s.duration:g} s, {n_out} outputs every {s.output_interval:g} s"
@@ -113,14 +123,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_sea(case: Case, dt_crit: float) -> None:
-    """The initial shape against the water level and the seabed (estimates.sea_estimate)."""
+def _print_sea(case: Case, dt_crit: float, nodes=None) -> None:
+    """The initial shape (``nodes`` [m], default the case's laid shape) against the water
+    level and the seabed (estimates.sea_estimate)."""
     from .estimates import sea_estimate
 
     env = case.environment
     if getattr(env, "water_level", None) is None and getattr(env, "seabed", None) is None:
         return
-    sea = sea_estimate(case)
+    sea = sea_estimate(case, nodes)
     L = case.tether.length
     if sea.submerged_length is not None:
         print(f"submerged   : {sea.submerged_length:.6g} m of {L:g} m below the water level "
@@ -159,6 +170,64 @@ def _critical_dt_without_seabed(case: Case) -> float | None:
         return build_model(load_case(raw, base_dir=case.base_dir)).critical_time_step()[0]
     except (NotImplementedError, CaseError):
         return None
+
+
+# -- statics -------------------------------------------------------------------------------
+
+def _vec(v) -> str:
+    return "(" + ", ".join(f"{float(c):.6g}" for c in v) + ")"
+
+
+def _cmd_statics(args: argparse.Namespace) -> int:
+    import time
+
+    import yaml
+
+    from .models import build_model
+    from .start import InitialState
+    from .statics import solve
+
+    case = _load(args.case, args)
+    outputs = [Path(p) for p in (args.output, args.results) if p]
+    for out in outputs:  # before the solve: a bad path is bad input
+        if not out.parent.is_dir():
+            raise CaseError(f"{out}: folder {out.parent} does not exist")
+    model = build_model(case)
+    t0 = time.perf_counter()
+    eq = solve(model)
+    wall = time.perf_counter() - t0
+    t_start, t_end = eq.end_tensions
+    print(f"case        : {case.name or args.case}  ({case.model.type}, "
+          f"{case.model.elements} elements)")
+    print(f"end tension : start {t_start:.6g} N, end {t_end:.6g} N")
+    td = eq.touchdown
+    if td is not None:
+        print(f"touchdown   : at s = {td['arc_length']:.6g} m, {_vec(td['position'])} m")
+    elif case.environment.seabed is not None:
+        print("touchdown   : none (the line does not reach the seabed)")
+    print(f"lowest point: {_vec(eq.lowest)} m")
+    print(f"residual    : {eq.residual:.3g} N, {eq.residual / eq.weight:.3g} of the line's "
+          f"weight {eq.weight:.6g} N (tolerance {eq.tol / eq.weight:.3g})")
+    print(f"solver      : {eq.method}, {eq.iterations} iterations, {wall:.3g} s")
+    if args.output:
+        raw = eq.to_case_dict()
+        out = Path(args.output)
+        try:  # the written case must load and run from where it is written
+            load_case(raw, base_dir=out.parent)
+        except CaseError as exc:
+            raise CaseError(f"{out}: the shape's case would not load from {out.parent} "
+                            f"(write it next to the case file): {exc}") from None
+        out.write_text(f"# the static equilibrium of {Path(args.case).name} "
+                       f"(tetherdyn statics: {eq.method}, residual {eq.residual:.3g} N)\n"
+                       + yaml.safe_dump(raw, sort_keys=False))
+        print(f"wrote {out}")
+    if args.results:
+        table = eq.results()
+        table.attrs.update(InitialState(eq.y, eq.t, eq).attrs)
+        from .results import save_results
+
+        print(f"wrote {save_results(table, args.results)}")
+    return 0
 
 
 # -- run / plot / animate -------------------------------------------------------------------
@@ -394,6 +463,16 @@ def build_parser() -> argparse.ArgumentParser:
     _deck_options(c)
     c.set_defaults(func=_cmd_check)
 
+    st = sub.add_parser("statics", help="the static equilibrium of a case: end tensions, "
+                        "touchdown, lowest point; write it as a case or results")
+    st.add_argument("case", help="case file (YAML) or MoorDyn v2 deck (.dat, .txt)")
+    st.add_argument("-o", "--output", metavar="YAML",
+                    help="write the shape as a case file (initial: shape points)")
+    st.add_argument("--results", metavar="NC", help="write the shape as a results file "
+                    "(netCDF, one time)")
+    _deck_options(st)
+    st.set_defaults(func=_cmd_statics)
+
     im = sub.add_parser("import", help="turn a MoorDyn v2 deck into a tetherdyn case file")
     im.add_argument("case", help="MoorDyn v2 input file")
     im.add_argument("-o", "--output", default="case.yaml", help="case file to write")
@@ -448,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
     import gc
 
     from .integrate import SimulationError
+    from .statics import StaticsError
 
     atexit.unregister(_skip_exit_collection)
     atexit.register(_skip_exit_collection)
@@ -461,7 +541,7 @@ def main(argv: list[str] | None = None) -> int:
     except CaseError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except SimulationError as exc:
+    except (SimulationError, StaticsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
