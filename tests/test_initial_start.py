@@ -102,6 +102,25 @@ def test_winch_start_lays_the_line_from_the_winch():
 
 # -- shape: equilibrium ----------------------------------------------------------------------
 
+def test_winch_equilibrium_element_tensions_carry_the_weight_below():
+    """The same winch from its static equilibrium: each element carries the lumped weight
+    below it (half an element per node, the payload at the end) at t = 0."""
+    c = _case(start=dict(type="winch", trajectory=TABLE, payout=dict(speed=0.4)),
+              initial=dict(shape="equilibrium"))
+    r = run_case(c, progress=False)
+    assert r.attrs["initial_equilibrium_relative_residual"] <= 1e-6
+    Le = L / N
+    below = PAYLOAD * G + MPL * G * Le * (N - np.arange(N) - 0.5)  # elements 0..N-1
+    # and the winch element balances the thrust (ṁ/2)|u| = m' ṡ² (1 + ε) / 2 of the
+    # material paid out into its far node at rest, ε = T / EA (docs/winch.md, material
+    # velocity and Meshchersky's variable-mass equation): T = (W + a) / (1 - a / EA)
+    a = MPL * 0.4**2 / 2.0
+    below[0] = (below[0] + a) / (1.0 - a / EA)
+    tension = _var(r, "tension")[0][:N]
+    assert np.allclose(tension, below, rtol=1e-6)
+    assert np.allclose(_var(r, "position")[0, 0], [0.25, 0.0, 0.0])
+
+
 def test_equilibrium_start_carries_the_weight_from_the_first_output():
     """A moving vessel (1 m/s at t = 0) holding a line with a payload: the run starts from
     the static equilibrium under the vessel's t = 0 position (not the hint's 30 degrees),
