@@ -42,9 +42,6 @@ class StaticsError(ValueError):
 #: relative finite-difference step of the Jacobian (central differences: truncation
 #: O(h²), rounding O(eps/h); 1e-6 of the coordinate scale balances the two)
 FD_REL = 1e-6
-#: above this many free coordinates "auto" uses the banded Jacobian (2·(2·band + 1) force
-#: evaluations instead of 2·n_free)
-DENSE_LIMIT = 1500
 
 
 @dataclass
@@ -243,8 +240,82 @@ def _factor(K: np.ndarray):
         return lu if np.all(np.isfinite(lu[0])) else None
 
 
+#: lumped_mass with bending: nodes each side inside the statics' Jacobian band (the
+#: spline's coupling falls by 2 − √3 ≈ 0.27 per node: 0.27⁶ ≈ 4e-4 is folded outside it)
+BENDING_BAND_NODES = 6
+
+
+def statics_band(model) -> int:
+    """Half-bandwidth [q indices] of the stiffness the static Newton uses: the model's
+    band, widened for lumped_mass's spline bending (BENDING_BAND_NODES)."""
+    b = int(model.band)
+    if getattr(model, "bending", False) and model.name == "lumped_mass":
+        b = max(b, 3 * BENDING_BAND_NODES + 2)
+    return b
+
+
+def _band_stiffness(model, y: np.ndarray, t: float, free: np.ndarray, scale: float,
+                    b: int) -> np.ndarray:
+    """K = −∂F_free/∂q_free [N/m] in LAPACK's general band storage for dgbtrf (kl = ku =
+    b: K[i, j] at AB[2b + i − j, j]), by central differences with columns j ≡ c (mod 2b +
+    1) perturbed together: 2 (2b + 1) force evaluations, O(n) work."""
+    nq = model.n_q
+    nf = free.size
+    AB = np.zeros((3 * b + 1, nf))
+    Fp = np.empty(nq)
+    Fm = np.empty(nq)
+    yp = np.array(y, dtype=float)
+    ncol = 2 * b + 1
+    idx = np.arange(nf)
+    offs = np.arange(-b, b + 1)
+    for c in range(min(ncol, nf)):
+        k = idx[c::ncol]
+        cols = free[k]
+        h = FD_REL * (np.abs(y[cols]) + scale)
+        yp[cols] = y[cols] + h
+        model.force(t, yp, Fp, model.data)
+        yp[cols] = y[cols] - h
+        model.force(t, yp, Fm, model.data)
+        yp[cols] = y[cols]
+        dF = (Fp - Fm)[free]
+        i = k[:, None] + offs[None, :]  # rows each perturbed column reaches
+        ok = (i >= 0) & (i < nf)
+        ii = np.where(ok, i, 0)
+        ok &= np.abs(free[ii] - cols[:, None]) <= b
+        kk = np.broadcast_to(k[:, None], i.shape)[ok]
+        AB[(2 * b + offs[None, :] + 0 * k[:, None])[ok], kk] = \
+            -dF[ii[ok]] / (2.0 * np.broadcast_to(h[:, None], i.shape)[ok])
+    return AB
+
+
+def _band_factor(AB: np.ndarray, b: int):
+    """(LU, pivots) of the band stiffness (dgbtrf); where it is singular, of K + μI with
+    μ = 1e-3 max |K_ii| (as :func:`_factor`). None if nothing works."""
+    from scipy.linalg.lapack import dgbtrf
+
+    lu, piv, info = dgbtrf(AB, b, b)
+    d = np.abs(lu[2 * b])
+    if info == 0 and np.all(np.isfinite(lu)) and d.min() > 1e-13 * max(d.max(), 1e-300):
+        return lu, piv, b
+    mu = 1e-3 * float(np.max(np.abs(AB[2 * b])))
+    if not (mu > 0 and math.isfinite(mu)):
+        return None
+    A2 = AB.copy()
+    A2[2 * b] += mu
+    lu, piv, info = dgbtrf(A2, b, b)
+    return (lu, piv, b) if info == 0 and np.all(np.isfinite(lu)) else None
+
+
+def _band_solve(fac, r: np.ndarray) -> np.ndarray:
+    from scipy.linalg.lapack import dgbtrs
+
+    lu, piv, b = fac
+    x, info = dgbtrs(lu, b, b, r, piv)
+    return x
+
+
 def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_iter: int,
-            scale: float, banded: bool, damped: bool = True
+            scale: float, banded: bool, damped: bool = True, band: int | None = None
             ) -> tuple[np.ndarray, float, int]:
     """Newton from y (modified in place and returned); returns (y, max |F_free| [N],
     iterations). Stops when the residual is below tol or the iteration stalls.
@@ -259,7 +330,10 @@ def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_it
     the simplified Newton correction ``J⁻¹F(q + λ Δq)`` must be shorter than ``Δq``), not
     from ``|F|``: a stiff axial spring next to a soft bending one makes ``|F|`` punish
     every rotation of an element with its second-order stretch, and a line search on it
-    crawls."""
+    crawls.
+
+    ``band``: the stiffness in band storage with that half-bandwidth (O(n): coloured
+    differences, LAPACK's band LU) instead of the dense matrix."""
     from scipy.linalg import lu_solve
 
     nq = model.n_q
@@ -270,11 +344,22 @@ def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_it
     it = 0
     while res > tol and it < max_iter:
         it += 1
-        K = -force_jacobian(model, y, t, free, scale=scale, banded=banded)  # stiffness
-        lu = _factor(K)
-        if lu is None:
-            break
-        dq = lu_solve(lu, r)
+        if band is not None:
+            fac = _band_factor(_band_stiffness(model, y, t, free, scale, band), band)
+            if fac is None:
+                break
+
+            def lin(v, fac=fac):
+                return _band_solve(fac, v)
+        else:
+            K = -force_jacobian(model, y, t, free, scale=scale, banded=banded)  # stiffness
+            fac = _factor(K)
+            if fac is None:
+                break
+
+            def lin(v, fac=fac):
+                return lu_solve(fac, v)
+        dq = lin(r)
         if not np.all(np.isfinite(dq)):
             break
         norm0 = float(np.linalg.norm(dq))
@@ -291,7 +376,7 @@ def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_it
                     if accepted:
                         break
                 elif np.all(np.isfinite(r_new)):
-                    bar = lu_solve(lu, r_new)  # simplified Newton correction
+                    bar = lin(r_new)  # simplified Newton correction
                     if (float(np.linalg.norm(bar)) <= (1.0 - 0.25 * lam) * norm0
                             or float(np.linalg.norm(r_new)) <= (1.0 - 1e-4 * lam) * rnorm0
                             or float(np.max(np.abs(r_new))) <= tol):
@@ -309,13 +394,15 @@ def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_it
 
 
 def _solve(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_iter: int,
-           scale: float, banded: bool) -> tuple[np.ndarray, float, int]:
+           scale: float, banded: bool, band: int | None = None
+           ) -> tuple[np.ndarray, float, int]:
     """Full-step Newton from y; where it fails, damped Newton from the same y."""
     y_full, res, it = _newton(model, y.copy(), t, free, tol, max_iter, scale, banded,
-                              damped=False)
+                              damped=False, band=band)
     if res <= tol:
         return y_full, res, it
-    y_d, res_d, it_d = _newton(model, y, t, free, tol, max_iter, scale, banded, damped=True)
+    y_d, res_d, it_d = _newton(model, y, t, free, tol, max_iter, scale, banded, damped=True,
+                               band=band)
     if res_d <= res or not np.isfinite(res):
         return y_d, res_d, it + it_d
     return y_full, res, it + it_d
@@ -324,7 +411,8 @@ def _solve(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_ite
 def equilibrium(case_or_model, q0: np.ndarray | None = None, *, t: float = 0.0,
                 load_steps: int = 1, tol: float = 1e-6, max_iter: int = 40,
                 jacobian: str = "auto", min_step: float = 1e-4,
-                start_load: float = 0.0) -> Equilibrium:
+                start_load: float = 0.0, anchors: np.ndarray | None = None
+                ) -> Equilibrium:
     """Static equilibrium ``F(q) = 0`` [N] of a case (or a built model) by Newton's method.
 
     Parameters
@@ -350,8 +438,12 @@ def equilibrium(case_or_model, q0: np.ndarray | None = None, *, t: float = 0.0,
         Load factor at which the continuation starts (``q0`` should then be the equilibrium
         under that fraction of the loads, e.g. the previous solution of a load sequence).
     jacobian:
-        ``"dense"``, ``"banded"`` (``model.band``) or ``"auto"`` (dense up to
-        ``DENSE_LIMIT`` free coordinates).
+        ``"dense"`` (every column differenced, dense LU) or ``"banded"`` / ``"auto"``
+        (the same): coloured differences within :func:`statics_band` and LAPACK's band
+        LU, O(n).
+    anchors:
+        The seabed's friction anchors (the data's ``sea_anchor``) of every model the solve
+        builds (load continuation); default the model's own.
     """
     if hasattr(case_or_model, "n_q") and hasattr(case_or_model, "case"):
         base_model = case_or_model
@@ -364,15 +456,25 @@ def equilibrium(case_or_model, q0: np.ndarray | None = None, *, t: float = 0.0,
                          "(force/mass/held): no static solve")
     nq = base_model.n_q
     free = np.flatnonzero(np.asarray(base_model.held) == 0)
-    banded = jacobian == "banded" or (jacobian == "auto" and free.size > DENSE_LIMIT)
+    banded = jacobian == "banded"
+    # "auto" and "banded": O(n) band storage and LAPACK's band LU (a dense LU of a few
+    # hundred unknowns costs 0.1-0.2 s where OpenBLAS's threads share a loaded machine)
+    band = None if jacobian == "dense" else statics_band(base_model)
     scale = case.tether.length / case.model.elements
-    y = np.array(base_model.initial_state(), dtype=float)
-    if q0 is not None:
-        q0 = np.asarray(q0, dtype=float)
-        y[:nq] = q0[:nq]
+    if q0 is not None and np.size(q0) == 2 * nq:  # a whole state: no initial shape needed
+        y = np.array(q0, dtype=float)
+    else:
+        y = np.array(base_model.initial_state(), dtype=float)
+        if q0 is not None:
+            q0 = np.asarray(q0, dtype=float)
+            y[:nq] = q0[:nq]
     y[nq:] = 0.0
+    if anchors is None and getattr(base_model.data, "sea_anchor", None) is not None:
+        anchors = base_model.data.sea_anchor.copy()
 
     def prepare(model, y):
+        if anchors is not None:
+            model.data.sea_anchor[:] = anchors
         model.enforce(t, y, model.data)
         y[nq:] = 0.0
         return y
@@ -384,7 +486,7 @@ def equilibrium(case_or_model, q0: np.ndarray | None = None, *, t: float = 0.0,
         model = build_model(_scaled_case(case, 1.0)) if _has_loads(case) else base_model
         y = prepare(model, y)
         y, res, it = _solve(model, y, t, free, tol, max_iter * max(load_steps, 1), scale,
-                             banded)
+                             banded, band)
         total_it += it
         history.append((1.0, y[:nq].copy()))
         steps = 1
@@ -403,11 +505,11 @@ def equilibrium(case_or_model, q0: np.ndarray | None = None, *, t: float = 0.0,
                 lam0, q_prev = prev
                 trial[:nq] += (target - lam) / (lam - lam0) * (y[:nq] - q_prev)
             trial = prepare(model, trial)
-            trial, res, it = _solve(model, trial, t, free, tol, max_iter, scale, banded)
+            trial, res, it = _solve(model, trial, t, free, tol, max_iter, scale, banded, band)
             total_it += it
             if res > tol and prev is not None:  # retry from the last solution itself
                 trial = prepare(model, y.copy())
-                trial, res, it = _solve(model, trial, t, free, tol, max_iter, scale, banded)
+                trial, res, it = _solve(model, trial, t, free, tol, max_iter, scale, banded, band)
                 total_it += it
             if res <= tol:
                 prev = (lam, y[:nq].copy())
@@ -509,34 +611,291 @@ def _error(model, y: np.ndarray, t: float, residual: float, tol: float,
         f"(a free line with a net load has none){'; ' + hint if hint else ''}")
 
 
+def _nodes_state(case: Case, nodes: np.ndarray) -> np.ndarray:
+    """The model state at rest with its nodes at ``nodes`` [m], in the model's own
+    coordinates (each formulation maps node positions itself: ancf2d's slopes from the
+    chords, rigid_links' attitudes, rod_chain's rod vectors): the model of the case with
+    ``initial: {shape: points}``."""
+    raw = case.to_dict()
+    raw["initial"] = {"shape": "points", "points": np.asarray(nodes, float).tolist()}
+    y = np.array(build_model(load_case(raw, base_dir=case.base_dir)).initial_state(),
+                 dtype=float)
+    return y
+
+
+def _rates(model, ny: int) -> slice:
+    """Where the rates sit in a state of size ``ny`` (zero at rest): after the n_q
+    coordinates of the second-order surface, after rigid_links' 4N quaternion entries,
+    else the second half (rod_chain's rod vectors, then their rates)."""
+    if model.n_q:
+        return slice(model.n_q, None)
+    if model.name == "rigid_links":
+        return slice(4 * model.n_elements, None)
+    return slice(ny // 2, None)
+
+
+def _set_anchors(model, nodes: np.ndarray) -> np.ndarray | None:
+    """Friction anchors (sea.seabed_force) of the nodes on or below the seabed at
+    ``nodes`` [m], written into the model's own data; returns the anchor array (None
+    without a seabed). The statics' friction rule (docs/statics.md, "The solver")."""
+    from .estimates import seabed_heights
+    from .sea import BED
+
+    d = model.data
+    anchor = getattr(d, "sea_anchor", None)
+    if anchor is None or d.sea_par[BED] == 0.0:
+        return None
+    p = np.asarray(nodes, dtype=float)
+    zb = seabed_heights(model.case, p[:, :2])
+    on = p[:, 2] <= zb + 1e-6 * model.case.tether.length
+    anchor[:] = 0.0
+    k = min(len(p), anchor.shape[0])
+    anchor[:k, :3] = p[:k]
+    anchor[:k, 3] = on[:k]
+    return anchor.copy()
+
+
+def _is_towed(case: Case, t: float) -> bool:
+    """A held end moving at t (a tow from t = 0): no static equilibrium, a steady state."""
+    for which in ("start", "end"):
+        st = case.end_state(which, t)
+        if st is not None and float(np.linalg.norm(st[1])) > 0.0:
+            return True
+    return False
+
+
 def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
-          load_steps: int = 1, max_iter: int = 40) -> Equilibrium:
+          load_steps: int = 1, max_iter: int = 40, relax_time: float = 30.0
+          ) -> Equilibrium:
     """The static equilibrium of a case or a built model, for every formulation.
 
-    Converged when ``max |F_free| <= rtol · weight`` (:func:`line_weight`); velocities
-    zero; held ends where the case puts them at time ``t`` [s]. ``guess``: node positions
-    (n_nodes, 3) [m] or a whole state vector to start from (default: the case's own
-    initial shape). Raises :class:`StaticsError` when nothing converges.
+    Pipeline (docs/statics.md, "The solver"): the analytic start of catenary_start.py
+    (or ``guess``: node positions (n_nodes, 3) [m] or a whole state vector) -> Newton with
+    Deuflhard's line search and load continuation -> stiffness continuation (EA from a
+    soft line up to the real one) -> dynamic relaxation (the model's own stepper with
+    kinetic damping; the only route for models without the second-order surface:
+    rigid_links, rod_chain) and a final Newton. A held end moving at ``t`` (a tow): the
+    steady state in the moving frame by steady.settle (method "steady").
+
+    Converged when ``max |F_free| <= rtol · weight`` [N] (:func:`line_weight`);
+    velocities zero; held ends where the case puts them at time ``t`` [s].
+    ``relax_time``: wall-clock budget [s] of the dynamic relaxation. Raises
+    :class:`StaticsError` when nothing converges.
     """
+    from .catenary_start import start_nodes
+
     if hasattr(case_or_model, "case") and hasattr(case_or_model, "n_nodes"):
         model = case_or_model
         case = model.case
     else:
         case = load_case(case_or_model)
         model = build_model(case)
-    if not model.n_q:
-        raise StaticsError(f"model {model.name}: no second-order surface; its static "
-                           "solve (dynamic relaxation) is not available yet")
-    y0 = np.array(model.initial_state(), dtype=float)
+    arc = np.asarray(model.arc_length, dtype=float)
+    y0 = None
     if guess is not None:
         g = np.asarray(guess, dtype=float)
-        y0[: model.n_q] = g.ravel()[: model.n_q]
-    weight = line_weight(case, np.asarray(model.outputs(
-        np.array([t]), y0[None, :])["position"][0]))
+        if g.ndim == 2:
+            nodes = g
+        else:
+            y0 = g.copy()
+            nodes = np.asarray(model.outputs(np.array([t]), y0[None, :])["position"][0])
+    else:
+        nodes = start_nodes(case, arc, t)
+    if y0 is None:
+        y0 = _nodes_state(case, nodes)
+    y0[_rates(model, y0.size)] = 0.0
+    weight = line_weight(case, nodes)
     tol = rtol * weight
-    eq = equilibrium(model, y0, t=t, tol=tol, load_steps=load_steps, max_iter=max_iter)
-    eq.method = "newton+continuation" if eq.load_steps > 1 else "newton"
+    if _is_towed(case, t):
+        return _steady(model, y0, t, tol, weight)
+    anchors = _set_anchors(model, nodes)
+    tried: list[str] = []
+    best = None
+    if model.n_q:
+        tried.append("newton" + (" with load continuation" if _has_loads(case) else ""))
+        eq = equilibrium(model, y0, t=t, tol=tol, load_steps=max(load_steps, 1),
+                         max_iter=max_iter, anchors=anchors)
+        eq.method = "newton+continuation" if eq.load_steps > 1 else "newton"
+        if eq.converged:
+            return _done(eq, weight)
+        best = eq
+        if case.tether.EA:
+            tried.append("stiffness continuation (EA)")
+            eq = _stiffness_continuation(model, y0, t, tol, max_iter, anchors)
+            if eq is not None and eq.converged:
+                return _done(eq, weight)
+            if eq is not None and eq.residual < best.residual:
+                best = eq
+    tried.append("dynamic relaxation")
+    eq = _relax(model, y0 if best is None else best.y.copy(), t, tol, relax_time, anchors)
+    if eq.converged:
+        return _done(eq, weight)
+    if best is None or eq.residual < best.residual:
+        best = eq
+    raise _error(best.model, best.y, t, best.residual, tol, tried)
+
+
+def _done(eq: Equilibrium, weight: float) -> Equilibrium:
     eq.weight = weight
+    return eq
+
+
+#: stiffness continuation: EA/(w L) of the softest level, and the growth per level
+SOFT_RATIO = 1e2
+EA_GROWTH = 10.0
+
+
+def _stiffness_continuation(model, y0: np.ndarray, t: float, tol: float, max_iter: int,
+                            anchors) -> Equilibrium | None:
+    """Newton along a sequence of axial stiffnesses from a soft line (EA/(w L) =
+    SOFT_RATIO, the bending stiffness scaled alike) up to the real EA, each level solved
+    from the last one's solution (a growth per level that fails is square-rooted, down to
+    1.01). A stiff line's Newton steps rotate elements against an axial spring whose
+    stretch they cannot see; a soft line takes those rotations, and from each level's
+    solution the next is close. None when the soft level itself does not converge."""
+    case = model.case
+    EA = float(case.tether.EA)
+    EI = float(getattr(case.tether, "EI", 0.0) or 0.0)
+    scale = max(line_weight(case, model.outputs(np.array([t]), y0[None, :])["position"][0]),
+                1e-300)
+    f = min(1.0, SOFT_RATIO * scale / EA)
+    if f >= 1.0:
+        return None
+
+    def level(fac: float, y: np.ndarray, tol_k: float) -> Equilibrium:
+        changes = {"tether.EA": EA * fac}
+        if EI > 0.0:
+            changes["tether.EI"] = EI * fac
+        m = model if fac == 1.0 else build_model(case.with_changes(changes))
+        return equilibrium(m, y, t=t, tol=tol_k, max_iter=max_iter, anchors=anchors)
+
+    eq = level(f, y0.copy(), tol * 1e3)
     if not eq.converged:
-        raise _error(eq.model, eq.y, t, eq.residual, tol, [eq.method])
+        return None
+    iters = eq.iterations
+    growth = EA_GROWTH
+    while f < 1.0:
+        nf = min(1.0, f * growth)
+        trial = level(nf, eq.y.copy(), tol if nf == 1.0 else tol * 1e3)
+        iters += trial.iterations
+        if trial.converged:
+            eq, f = trial, nf
+            growth = min(EA_GROWTH, growth * growth)
+        else:
+            growth = math.sqrt(growth)
+            if growth < 1.01:
+                trial.iterations = iters
+                trial.method = "newton+stiffness"
+                return trial
+    eq.iterations = iters
+    eq.method = "newton+stiffness"
+    return eq
+
+
+#: dynamic relaxation: RK4 steps per chunk (kinetic energy sampled after every step)
+DR_CHUNK = 32
+
+
+def _node_masses(case: Case) -> np.ndarray:
+    """Lumped node masses [kg] with the added mass of the fluid and the free ends'
+    payloads: the inertia that turns a node's acceleration into its residual force."""
+    from .models.base import lumped_nodes
+
+    t, env = case.tether, case.environment
+    _, _, m, v = lumped_nodes(case)
+    m = m + env.fluid_density * t.ca_normal * v
+    for k, which in ((0, "start"), (-1, "end")):
+        m[k] += getattr(case, which).body_masses(env.fluid_density)[0]
+    return m
+
+
+def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
+           anchors) -> Equilibrium:
+    """Dynamic relaxation: the model's own compiled RK4 step (its ``rhs``) from y0 at time
+    t, with kinetic damping (Cundall 1976; Barnes 1999: at each peak of the kinetic
+    energy the velocities are zeroed and the run restarts from that state). Every restart
+    measures the static residual: for a model with the second-order surface max |F_free|
+    (and Newton polishes from there once it is below 1 % of the tolerance's weight); else
+    max over free nodes of m_i |a_i| with a_i = 2 (r_i(t + dt) − r_i(t)) / dt² from the
+    next step (at rest). Stops converged below ``tol`` [N], or after ``budget`` seconds
+    (wall clock)."""
+    import time
+
+    from .integrate import StepperOptions, make_stepper
+    from .models.base import RunData
+
+    case = model.case
+    if _has_loads(case):  # the full loads from t on (no force ramp)
+        model = build_model(_scaled_case(case, 1.0))
+    dt = min(case.solver.dt, 0.9 * model.critical_time_step()[0])
+    opts = StepperOptions(dt=dt)
+    data = RunData(model)
+    if anchors is not None and getattr(data.args, "sea_anchor", None) is not None:
+        data.args.sea_anchor[:] = anchors
+    y = np.array(y0, dtype=float)
+    rates = _rates(model, y.size)
+    mass = _node_masses(case)
+    held = np.array([case.start.type != "free", case.end.type != "free"])
+    nq = model.n_q
+    free = np.flatnonzero(np.asarray(model.held) == 0) if nq else None
+    times = t + dt * np.arange(1, DR_CHUNK + 1)
+    Y = np.empty((DR_CHUNK, y.size))
+    t_end = time.perf_counter() + budget
+    res = math.inf
+    restarts = 0
+    polish_at = math.inf
+    while time.perf_counter() < t_end:
+        y[rates] = 0.0
+        if nq:
+            res = float(np.max(np.abs(free_force(model, y, t, free))))
+            if res <= tol:
+                break
+            if res <= polish_at:  # try Newton from here (at most once per decade)
+                eq = equilibrium(model, y.copy(), t=t, tol=tol, max_iter=20, anchors=anchors)
+                if eq.converged:
+                    eq.method = "dynamic_relaxation"
+                    eq.iterations += restarts
+                    return eq
+                polish_at = res * 0.1
+        st = make_stepper("rk4", model, data, y, t, opts)
+        p0 = np.asarray(model.outputs(np.array([t]), st.y[None, :], data.args)["position"][0])
+        got = st.advance(times, Y)
+        if got < DR_CHUNK:
+            break
+        out = model.outputs(times, Y, data.args)
+        if not nq:
+            a = 2.0 * (np.asarray(out["position"][0]) - p0) / dt**2
+            f = mass[:, None] * a
+            f[0] *= not held[0]
+            f[-1] *= not held[1]
+            res = float(np.max(np.linalg.norm(f, axis=1)))
+            if res <= tol:
+                break
+        ke = np.asarray(out["kinetic_energy"])
+        drop = np.flatnonzero(ke[1:] < ke[:-1])
+        k = int(drop[0]) if drop.size else DR_CHUNK - 1  # the peak (or the chunk's end)
+        y = Y[k].copy()
+        restarts += 1
+    y[rates] = 0.0
+    pos = np.asarray(model.outputs(np.array([t]), y[None, :])["position"][0])
+    return Equilibrium(model=model, y=y, positions=pos, residual=float(res), tol=tol,
+                       converged=bool(res <= tol), iterations=restarts, load_steps=1, t=t,
+                       method="dynamic_relaxation")
+
+
+def _steady(model, y0: np.ndarray, t: float, tol: float, weight: float) -> Equilibrium:
+    """A tow (a held end moving at t): the steady state in the moving frame by
+    steady.settle (frame "towed") from the analytic start y0; converged when settle's
+    own test holds (the holder forces' and the free end's ranges over its window)."""
+    from .steady import NotSettledError, settle
+
+    try:
+        st = settle(model.case, y0=y0, t0=t, frame="towed")
+    except NotSettledError as exc:
+        raise StaticsError(f"towed case: no steady state in the moving frame ({exc}); "
+                           "tried steady.settle from the analytic start") from exc
+    eq = Equilibrium(model=st.continuation.model, y=st.state.copy(), positions=st.position,
+                     residual=float(max(st.variation.values(), default=0.0)), tol=tol,
+                     converged=True, iterations=0, load_steps=1, t=st.time, method="steady",
+                     weight=weight)
     return eq
