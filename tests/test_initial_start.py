@@ -122,21 +122,49 @@ def test_winch_equilibrium_element_tensions_carry_the_weight_below():
 
 
 def test_equilibrium_start_carries_the_weight_from_the_first_output():
-    """A moving vessel (1 m/s at t = 0) holding a line with a payload: the run starts from
-    the static equilibrium under the vessel's t = 0 position (not the hint's 30 degrees),
-    the holder carries the whole weight at t = 0, and the results say how it started."""
-    moving = dict(TABLE, x=[0.25, 1.25, 2.25])
-    c = _case(start=dict(type="prescribed", interpolation="linear", trajectory=moving),
-              initial=dict(shape="equilibrium", angle_from_gravity_deg=30.0))
+    """A line with a payload hanging from a held start, the guess laid at 30 degrees (the
+    hint): the run starts from the static equilibrium, plumb below the start's t = 0
+    position, the holder carries the whole weight at t = 0, and the results say how it
+    started."""
+    c = _case(initial=dict(shape="equilibrium", angle_from_gravity_deg=30.0))
     r = run_case(c, progress=False)
     pos = _var(r, "position")[0]
-    assert np.allclose(pos[:, :2], [0.25, 0.0], atol=1e-9)  # hanging plumb below node 0
+    assert np.allclose(pos[:, :2], [0.25, 0.0], atol=1e-9)
     assert np.isclose(np.linalg.norm(_var(r, "start_force")[0]), WEIGHT, rtol=1e-9)
-    assert np.allclose(_var(r, "velocity")[0, 0], [1.0, 0.0, 0.0])  # the vessel's
-    assert np.allclose(_var(r, "velocity")[0, 1:], 0.0)
+    assert np.allclose(_var(r, "velocity")[0], 0.0)
     assert r.attrs["initial_shape"] == "equilibrium"
     assert r.attrs["initial_equilibrium_relative_residual"] <= 1e-6
     assert r.attrs["initial_equilibrium_method"].startswith("newton")
+
+
+def test_a_steady_tow_found_later_starts_at_the_vessel_under_way():
+    """start.py's move of a steady tow (statics' "steady" method settles at some later
+    time) to t = 0: the nodes shifted rigidly so the held end is where the vessel is at
+    t = 0, every node moving with the vessel. In vacuum the plumb line carried at 1 m/s is
+    an exact steady state (Galilean invariance): the run from the moved state keeps the
+    holder force at the weight and every node at the vessel's velocity."""
+    from tetherdyn.start import _towed_state
+    from tetherdyn.statics import Equilibrium
+
+    tow = dict(t=[0.0, 4000.0], x=[0.25, 4000.25], y=[0.0, 0.0], z=[0.0, 0.0])
+    c = load_case(_case(start=dict(type="prescribed", interpolation="linear", trajectory=tow),
+                        initial=dict(shape="equilibrium")))
+    model = build_model(c)
+    plumb = initial_state_positions(_case(initial=dict(shape="equilibrium")))[0]
+    later = plumb + [10.0, 0.0, 0.0]  # where settle found it, at t = 10 s
+    eq = Equilibrium(model=model, y=np.zeros(0), positions=later, residual=0.0, tol=1e-6,
+                     converged=True, iterations=0, load_steps=1, t=10.0, method="steady",
+                     weight=WEIGHT)
+    y = _towed_state(model, eq, 0.0)
+    n = model.n_nodes
+    assert np.allclose(y[:3 * n].reshape(n, 3), plumb, atol=1e-12)
+    assert np.allclose(y[3 * n:].reshape(n, 3), [1.0, 0.0, 0.0])
+    run = Continuation(c, y0=y)
+    _, Y = run.advance(4e-3, 2e-3)
+    assert np.allclose(Y[:, 3 * n:], 1.0 * (np.arange(3 * n) % 3 == 0), atol=1e-9)
+    f = np.empty((2, 3))
+    model.end_forces(run.t, run.y, f, run.data.args)
+    assert np.isclose(np.linalg.norm(f[0]), WEIGHT, rtol=1e-9)
 
 
 def test_equilibrium_reaches_the_step_api_and_steady_and_stays_still():

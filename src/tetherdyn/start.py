@@ -51,14 +51,43 @@ class InitialState:
 def initial_state(model: Formulation, t: float = 0.0) -> InitialState:
     """The state a run of ``model`` starts from at time ``t`` [s] (see the module's doc).
 
-    ``shape: equilibrium``: statics.solve from the model's own initial shape (given points
-    or the straight line with its hint) as the guess; raises StaticsError when nothing
-    converges. Other shapes: ``model.initial_state()``.
+    ``shape: equilibrium``: statics.solve (its analytic start; or, where the case gives
+    ``points`` or a ``direction`` / ``angle_from_gravity_deg`` hint, the shape they lay as
+    the guess); raises StaticsError when nothing converges. A towed case's steady state
+    (method "steady", found later in the run it settles in) is moved rigidly so that its
+    held end is where the case holds it at ``t``, every node moving with that end.
+    Other shapes: ``model.initial_state()``.
     """
     case = model.case
     if case.initial.shape != "equilibrium":
         return InitialState(np.array(model.initial_state(), dtype=float), t)
     from .statics import solve
 
-    eq = solve(model, t=t)
+    ini = case.initial
+    hinted = ini.points is not None or ini.direction is not None or (
+        ini.angle_from_gravity_deg is not None)
+    guess = np.array(model.initial_state(), dtype=float) if hinted else None
+    eq = solve(model, t=t, guess=guess)
+    if eq.method == "steady" and eq.t != t:
+        return InitialState(_towed_state(model, eq, t), t, eq)
     return InitialState(np.array(eq.y, dtype=float), t, eq)
+
+
+def _towed_state(model: Formulation, eq: Equilibrium, t: float) -> np.ndarray:
+    """A steady tow's state (at time eq.t) moved to time ``t``: its nodes shifted so the
+    held end sits where the case holds it at t, all moving with that end's velocity (a
+    steady state in the frame of a uniformly moving end), in the model's coordinates (the
+    case's own ``points`` and ``velocity`` keys build it)."""
+    from .case import load_case
+    from .models import build_model
+
+    case = model.case
+    which, index = ("start", 0) if case.end_state("start", t) is not None else ("end", -1)
+    p, v = case.end_state(which, t)
+    nodes = np.asarray(eq.positions, dtype=float)
+    nodes = nodes + (p - nodes[index])[None, :]
+    raw = case.to_dict()
+    raw["initial"] = {"shape": "points", "points": nodes.tolist(),
+                      "velocity": [float(c) for c in v]}
+    return np.array(build_model(load_case(raw, base_dir=case.base_dir)).initial_state(),
+                    dtype=float)
