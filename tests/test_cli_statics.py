@@ -46,8 +46,9 @@ def test_statics_prints_and_writes_a_case_and_results(small_case, write_case, tm
                                                       capsys):
     raw = _hanging(small_case)
     path = write_case(raw, "hang.yaml")
-    shape, nc = tmp_path / "shape.yaml", tmp_path / "shape.nc"
-    assert main(["statics", str(path), "-o", str(shape), "--results", str(nc)]) == 0
+    shape, nc, png = tmp_path / "shape.yaml", tmp_path / "shape.nc", tmp_path / "shape.png"
+    assert main(["statics", str(path), "-o", str(shape), "--results", str(nc),
+                 "--plot", str(png)]) == 0
     out = capsys.readouterr().out
     weight = _wet_weight(raw)
     start_t, end_t = _numbers(out, "end tension")
@@ -60,6 +61,7 @@ def test_statics_prints_and_writes_a_case_and_results(small_case, write_case, tm
     assert relative <= 1e-6 and residual <= 1e-6 * weight
     assert re.search(r"^solver\s*: newton\S*, \d+ iterations, [\d.e-]+ s$", out, re.MULTILINE)
     assert "touchdown" not in out  # no seabed: no touchdown line
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # the case file: shape points, and it runs starting with the holder carrying the weight
     written = yaml.safe_load(shape.read_text())
     assert written["initial"]["shape"] == "points"

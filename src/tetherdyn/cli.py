@@ -188,7 +188,7 @@ def _cmd_statics(args: argparse.Namespace) -> int:
     from .statics import solve
 
     case = _load(args.case, args)
-    outputs = [Path(p) for p in (args.output, args.results) if p]
+    outputs = [Path(p) for p in (args.output, args.results, args.plot) if p]
     for out in outputs:  # before the solve: a bad path is bad input
         if not out.parent.is_dir():
             raise CaseError(f"{out}: folder {out.parent} does not exist")
@@ -221,12 +221,18 @@ def _cmd_statics(args: argparse.Namespace) -> int:
                        f"(tetherdyn statics: {eq.method}, residual {eq.residual:.3g} N)\n"
                        + yaml.safe_dump(raw, sort_keys=False))
         print(f"wrote {out}")
-    if args.results:
+    if args.results or args.plot:
         table = eq.results()
         table.attrs.update(InitialState(eq.y, eq.t, eq).attrs)
+    if args.results:
         from .results import save_results
 
         print(f"wrote {save_results(table, args.results)}")
+    if args.plot:  # the shape and its tension along the line
+        from .plot import plot_results
+
+        plot_results(table.to_dataset(), args.plot)
+        print(f"wrote {args.plot}")
     return 0
 
 
@@ -470,6 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="write the shape as a case file (initial: shape points)")
     st.add_argument("--results", metavar="NC", help="write the shape as a results file "
                     "(netCDF, one time)")
+    st.add_argument("--plot", metavar="PNG", help="draw the shape and its tension")
     _deck_options(st)
     st.set_defaults(func=_cmd_statics)
 
