@@ -209,3 +209,18 @@ def test_equilibrium_takes_points_as_its_guess():
     pos, vel = initial_state_positions(_case(initial=dict(shape="equilibrium", points=guess)))
     assert np.allclose(pos[:, :2], [0.25, 0.0], atol=1e-9)
     assert np.all(vel == 0.0)
+
+
+def test_both_ends_at_one_point_hang_a_loop_each_holder_half_the_weight():
+    """Both ends held at one point: a straight line cannot be laid (an error naming
+    initial.points), the equilibrium can: the doubled line hangs plumb and, by symmetry,
+    each holder carries half the line's weight from the first output on."""
+    ends = dict(start=dict(type="fixed", position=[0.0, 0.0, 0.0]),
+                end=dict(type="fixed", position=[0.0, 0.0, 0.0]))
+    with pytest.raises(CaseError, match="initial.points"):
+        load_case(_case(**ends))
+    r = run_case(_case(**ends, model=dict(type="lumped_mass", elements=6),
+                       initial=dict(shape="equilibrium")), progress=False)
+    half = 0.5 * MPL * L * G
+    assert np.allclose(np.linalg.norm(_var(r, "start_force"), axis=1), half, rtol=1e-6)
+    assert np.allclose(np.linalg.norm(_var(r, "end_force"), axis=1), half, rtol=1e-6)
