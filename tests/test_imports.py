@@ -40,7 +40,7 @@ LAYERS: list[tuple[str, ...]] = [
      "tetherdyn.waves", "tetherdyn.sea", "tetherdyn.spline", "tetherdyn.boundary",
      "tetherdyn.paths", "tetherdyn.models.supports"),
     # what the formulations share: winch kernels, initial shape, case-level estimates
-    ("tetherdyn.winch", "tetherdyn.initial", "tetherdyn.estimates"),
+    ("tetherdyn.winch", "tetherdyn.initial", "tetherdyn.estimates", "tetherdyn.catenary_start"),
     # the formulations and their registry
     ("tetherdyn.models.base", "tetherdyn.models.*", "tetherdyn.models"),
     # the case file: schema and checks against the declarations

@@ -169,7 +169,8 @@ def test_a_steady_tow_found_later_starts_at_the_vessel_under_way():
 
 def test_equilibrium_reaches_the_step_api_and_steady_and_stays_still():
     """The same equilibrium through cosim.Simulator and steady.Continuation (one
-    function); a run from it at rest stays still (max node speed over 4 ms)."""
+    function, which Continuation takes as y0); a run from it at rest stays still (max
+    node speed over 4 ms)."""
     c = load_case(_case(initial=dict(shape="equilibrium")))
     sim = Simulator(c)
     assert sim.initial.equilibrium is not None
@@ -178,7 +179,9 @@ def test_equilibrium_reaches_the_step_api_and_steady_and_stays_still():
     for _ in range(4):
         sim.step(1e-3)
     assert np.isclose(np.linalg.norm(sim.forces[0]), WEIGHT, rtol=1e-6)
-    run = Continuation(c)
+    with pytest.raises(ValueError, match="initial_state"):
+        Continuation(c)  # steady sits below statics (which settles tows with it)
+    run = Continuation(c, y0=initial_state(sim.model).y)
     assert np.array_equal(run.y, sim.initial.y)
     _, Y = run.advance(4e-3, 2e-3)
     n = run.model.n_nodes

@@ -32,7 +32,6 @@ from .case import Case, load_case
 from .integrate import SimulationError, StepperOptions, make_stepper
 from .models import build_model
 from .models.base import Formulation, RunData
-from .start import initial_state
 
 __all__ = ["Continuation", "SteadyState", "NotSettledError", "settle"]
 
@@ -48,8 +47,10 @@ class Continuation:
     data (``data``) the outputs are evaluated with.
 
     ``y0``: a starting state vector (the model's layout) instead of the case's initial
-    state (start.initial_state: its shape, or its static equilibrium at ``t0``), at time
-    ``t0`` [s]; held ends are overwritten with the case's motion at ``t0``.
+    shape, at time ``t0`` [s]; held ends are overwritten with the case's motion at ``t0``.
+    A case with ``initial.shape: equilibrium`` needs ``y0 =
+    tetherdyn.start.initial_state(model, t0).y``: statics settles towed cases with this
+    class, so steady sits below start.py and cannot call it (tests/test_imports.py).
     """
 
     def __init__(self, case: Case | dict | str | Path, y0: np.ndarray | None = None,
@@ -60,7 +61,10 @@ class Continuation:
         self.method = self.case.method
         self.dt = self.case.solver.dt
         if y0 is None:
-            y0 = initial_state(m, t0).y
+            if self.case.initial.shape == "equilibrium":
+                raise ValueError("initial.shape: equilibrium needs the static solve: pass "
+                                 "y0=tetherdyn.start.initial_state(model, t0).y")
+            y0 = m.initial_state()
         self.stepper = make_stepper(self.method, m, None, y0, t0,
                                     StepperOptions.from_case(self.case))
 
