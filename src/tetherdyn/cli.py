@@ -85,12 +85,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
     total = t.linear_mass * t.length + case.start.mass + case.end.mass
     dt_crit, element, omega = model.critical_time_step()
     tension, how = static_top_tension(case)
-    nodes = None
+    eq = None
     if case.initial.shape == "equilibrium":  # the state the run starts from (start.py)
         from .start import initial_state
 
         eq = initial_state(model).equilibrium
-        nodes = eq.positions
         tension, how = max(eq.end_tensions), "the static equilibrium, the run's start"
     s = case.solver
     print(f"case        : {case.name or args.case}  (valid)")
@@ -105,7 +104,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     print(f"element     : length {Le:.6g} m, mass {t.linear_mass * Le:.6g} kg")
     print(f"total mass  : {total:.6g} kg (tether {t.linear_mass * t.length:.6g} kg)")
     print(f"top tension : {tension:.6g} N static ({how})")
-    if nodes is not None:
+    if eq is not None:
         print(f"initial     : static equilibrium ({eq.method}, {eq.iterations} iterations, "
               f"residual {eq.residual:.3g} N = {eq.residual / eq.weight:.3g} of the weight)")
     print(f"fastest mode: {omega:.6g} rad/s ({omega / (2 * math.pi):.6g} Hz), "
@@ -115,7 +114,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
           f"solver.dt = {s.dt:g} s" + ("  <-- above the limit" if
                                       case.method == "rk4" and s.dt > dt_crit else "")
           + ("  (generalized_alpha is implicit: no such limit)" if implicit else ""))
-    _print_sea(case, dt_crit, nodes)
+    _print_sea(case, dt_crit, None if eq is None else eq.positions)
     n_out = output_times(s.duration, s.output_interval).size
     fixed = case.method == "rk4" or (implicit and not s.adaptive)
     print(f"run         : {s.duration:g} s, {n_out} outputs every {s.output_interval:g} s"
