@@ -145,3 +145,6 @@ def test_statics_prints_the_touchdown_of_a_seabed_catenary(write_case, capsys):
     anchor, fairlead = _numbers(out, "end tension")
     assert fairlead == pytest.approx(ref.fairlead_tension, rel=0.01)
     assert anchor == pytest.approx(ref.anchor_tension, rel=0.01)
+    # tetherdyn check estimates the sea on the same start: the equilibrium's touchdown
+    assert main(["check", str(write_case(raw))]) == 0
+    assert _numbers(capsys.readouterr().out, "touchdown")[0] == s_td

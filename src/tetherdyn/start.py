@@ -61,13 +61,20 @@ def initial_state(model: Formulation, t: float = 0.0) -> InitialState:
     case = model.case
     if case.initial.shape != "equilibrium":
         return InitialState(np.array(model.initial_state(), dtype=float), t)
-    from .statics import solve
+    from .case import CaseError
+    from .statics import StaticsError, solve
 
     ini = case.initial
     hinted = ini.points is not None or ini.direction is not None or (
         ini.angle_from_gravity_deg is not None)
     guess = np.array(model.initial_state(), dtype=float) if hinted else None
-    eq = solve(model, t=t, guess=guess)
+    try:
+        eq = solve(model, t=t, guess=guess)
+    except StaticsError:
+        raise
+    except ValueError as exc:  # a case the solve cannot take, named by its key (a tow's
+        # trajectory that ends before steady.settle's time limit, ...): bad input
+        raise CaseError(f"{exc} (initial.shape: equilibrium)") from None
     if eq.method == "steady" and eq.t != t:
         return InitialState(_towed_state(model, eq, t), t, eq)
     return InitialState(np.array(eq.y, dtype=float), t, eq)
