@@ -61,6 +61,19 @@ def test_prescribed_start_by_trajectory_alone_hangs_unstretched():
     assert np.max(np.linalg.norm(_var(r, "start_force"), axis=1)) < 2.0 * WEIGHT
 
 
+def test_straight_from_a_vessel_under_way_starts_at_its_position_and_velocity():
+    """A vessel moving at 1 m/s at t = 0 (velocity table from its position): node 0 where
+    and as fast as the vessel, the rest laid unstretched from there at initial.velocity
+    (default at rest: docs/statics.md, the ends rule): no element stretched at t = 0."""
+    vessel = dict(type="prescribed", position=[0.25, 0.0, 0.0], interpolation="linear",
+                  trajectory=dict(t=[0.0, 10.0], vx=[1.0, 1.0], vy=[0.0, 0.0],
+                                  vz=[0.0, 0.0]))
+    pos, vel = initial_state_positions(_case(start=vessel))
+    assert np.allclose(pos[0], [0.25, 0.0, 0.0]) and np.allclose(vel[0], [1.0, 0.0, 0.0])
+    assert np.allclose(_element_lengths(pos), L / N, rtol=0, atol=1e-12)
+    assert np.all(vel[1:] == 0.0)
+
+
 def test_points_off_a_held_end_are_rejected_rounding_is_closed():
     pts = [[0.25, 0.0, -2.0 * k] for k in range(N + 1)]
     ok = load_case(_case(initial=dict(shape="points", points=pts)))
