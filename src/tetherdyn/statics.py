@@ -12,6 +12,12 @@ re-exported here for the callers that import it from statics.
   Velocities are zero; held coordinates take their values at time ``t`` from the case.
   docs/seed004_bending.md describes the choices and what they were measured against.
 
+* :func:`solve` — the robust pipeline of issue 18 for every formulation (analytic start of
+  catenary_start.py, Newton with load and stiffness continuation, dynamic relaxation,
+  towed cases by steady.settle), converged at ``max |F_free| <= rtol · weight``
+  (:func:`line_weight`), else :class:`StaticsError`; :func:`initial_state` gives its
+  state for ``initial: {shape: equilibrium}``. docs/statics.md, "The solver".
+
 Convergence is judged by the force residual ``max |F_free|`` [N] at the full load, never by
 an iteration count or a solver's exit flag (seed 004 digest §5.1.6: a general root finder
 that stalls near its initial guess gives spuriously good answers).
@@ -29,7 +35,8 @@ from .estimates import static_top_tension
 from .models import build_model
 
 __all__ = ["static_top_tension", "equilibrium", "Equilibrium", "free_force",
-           "force_jacobian", "solve", "StaticsError", "line_weight"]
+           "force_jacobian", "solve", "StaticsError", "line_weight", "initial_state",
+           "statics_band"]
 
 
 class StaticsError(ValueError):
@@ -72,6 +79,9 @@ class Equilibrium:
     weight: float = 0.0
     #: node of the largest residual (-1: none computed)
     worst: int = -1
+    #: the seabed's friction anchors (the data's ``sea_anchor``) the solve used, None
+    #: without a seabed: a dynamic run continues from them (:meth:`run_arrays`)
+    anchors: np.ndarray | None = None
 
     @property
     def q(self) -> np.ndarray:
@@ -114,6 +124,13 @@ class Equilibrium:
         if self.worst >= 0:
             return self.worst
         return _worst_node(self.model, self.y, self.t)[0]
+
+    def run_arrays(self) -> dict[str, np.ndarray]:
+        """What a dynamic run started from this equilibrium must carry besides the state,
+        as ``RunData.restore`` takes it: the friction anchors (``data.sea_anchor``) the
+        statics used, so friction starts from the same rest positions (empty without a
+        seabed)."""
+        return {} if self.anchors is None else {"data.sea_anchor": self.anchors.copy()}
 
     def to_case_dict(self) -> dict:
         """The case with ``initial: {shape: points, points: [...]}`` (the equilibrium's node
@@ -736,26 +753,28 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
                          max_iter=max_iter, anchors=anchors)
         eq.method = "newton+continuation" if eq.load_steps > 1 else "newton"
         if eq.converged:
-            return _done(eq, weight)
+            return _done(eq, weight, anchors)
         best = eq
         if case.tether.EA:
             tried.append("stiffness continuation (EA)")
             eq = _stiffness_continuation(model, y0, t, tol, max_iter, anchors)
             if eq is not None and eq.converged:
-                return _done(eq, weight)
+                return _done(eq, weight, anchors)
             if eq is not None and eq.residual < best.residual:
                 best = eq
     tried.append("dynamic relaxation")
     eq = _relax(model, y0 if best is None else best.y.copy(), t, tol, relax_time, anchors)
     if eq.converged:
-        return _done(eq, weight)
+        return _done(eq, weight, anchors)
     if best is None or eq.residual < best.residual:
         best = eq
     raise _error(best.model, best.y, t, best.residual, tol, tried)
 
 
-def _done(eq: Equilibrium, weight: float) -> Equilibrium:
+def _done(eq: Equilibrium, weight: float, anchors: np.ndarray | None = None
+          ) -> Equilibrium:
     eq.weight = weight
+    eq.anchors = None if anchors is None else np.array(anchors, copy=True)
     return eq
 
 
@@ -929,3 +948,11 @@ def _steady(model, y0: np.ndarray, t: float, tol: float, weight: float) -> Equil
                      converged=True, iterations=0, load_steps=1, t=st.time, method="steady",
                      weight=weight)
     return eq
+
+
+def initial_state(model, t: float = 0.0) -> np.ndarray:
+    """The state [q, 0] of the model's static equilibrium at time ``t`` [s] (:func:`solve`;
+    a tow: its steady state), for ``initial: {shape: equilibrium}``. Raises
+    :class:`StaticsError` when nothing converges. A seabed's friction anchors come with
+    :func:`solve`'s ``Equilibrium.run_arrays()``."""
+    return solve(model, t=t).y.copy()
