@@ -250,3 +250,28 @@ def test_a_tow_whose_trajectory_stops_early_is_bad_input():
               initial=dict(shape="equilibrium"))
     with pytest.raises(CaseError, match=r"^start\.trajectory: ends at 2 s"):
         run_case(c, progress=False)
+
+
+def test_a_grounded_line_with_friction_starts_still_in_every_driver():
+    """A seabed catenary with Coulomb friction (mu = 0.5) from its equilibrium: the
+    drivers hand on the statics' friction anchors (start.InitialState.run_arrays), so the
+    run stays still, max node speed < 1e-6 m/s (issue 18's bound; without the anchors the
+    friction springs of the grounded nodes start from elsewhere: 2.8e-5 m/s measured)."""
+    raw = dict(tether=dict(length=30.0, diameter=0.02, mass_per_length=2.0, EA=1.0e6),
+               model=dict(type="lumped_mass", elements=20),
+               environment=dict(fluid_density=1025.0, water_level=0.0,
+                                seabed=dict(z=-10.0, friction=dict(axial=0.5, lateral=0.5))),
+               start=dict(type="fixed", position=[0.0, 0.0, -10.0]),
+               end=dict(type="fixed", position=[25.0, 0.0, 0.0]),
+               initial=dict(shape="equilibrium"),
+               solver=dict(dt=1e-4, duration=0.05, output_interval=0.01))
+    assert np.max(np.abs(_var(run_case(raw, progress=False), "velocity"))) < 1e-6
+    sim = Simulator(raw)
+    assert "data.sea_anchor" in sim.initial.run_arrays
+    n = sim.model.n_nodes
+    for _ in range(5):
+        sim.step(0.01)
+        assert np.max(np.abs(sim.y[3 * n:])) < 1e-6
+    run = Continuation(raw, y0=sim.initial.y, run_arrays=sim.initial.run_arrays)
+    _, Y = run.advance(0.05, 0.01)
+    assert np.max(np.abs(Y[:, 3 * n:])) < 1e-6

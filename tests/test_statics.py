@@ -117,4 +117,167 @@ def test_solve_contract_surface_reports_the_shape_and_raises_when_it_fails():
     ds = eq.results().to_dataset()
     assert ds.sizes["time"] == 1 and float(np.abs(ds["velocity"]).max()) == 0.0
     with pytest.raises(StaticsError, match=r"residual .* N .* node \d+ \(arc length"):
-        solve(case, guess=guess, max_iter=1, rtol=1e-14)
+        solve(case, guess=guess, max_iter=1, rtol=1e-14, relax_time=0.2)
+
+
+# -- statics.solve: the robust pipeline of issue 18 ----------------------------------------
+
+def _line(n: int, EA_ratio: float, span: float, dz: float, *, model: str = "lumped_mass",
+          mpl: float = 10.0, d: float = 0.05, L: float = 100.0, end=None, env=None,
+          tether=None, opts=None) -> dict:
+    rho = 1025.0
+    w = abs(mpl - rho * math.pi * d * d / 4) * 9.81
+    t = dict(length=L, diameter=d, mass_per_length=mpl, EA=EA_ratio * w * L, **(tether or {}))
+    e = dict(gravity=[0.0, 0.0, -9.81], fluid_density=rho, **(env or {}))
+    return dict(tether=t, model=dict(type=model, elements=n, **(opts or {})), environment=e,
+                start=dict(type="fixed", position=[0.0, 0.0, -100.0]),
+                end=end or dict(type="fixed", position=[span, 0.0, -100.0 + dz]),
+                solver=dict(dt=1e-4, duration=1.0))
+
+
+def test_solve_the_stiff_jumper_with_bending_of_issue_18():
+    # issue 18: 170 m, EA = 5e8 N, EI = 1.2e5 N m², 68 segments, both ends held,
+    # lumped_mass bending: Newton stalled at 1e5 N from an inextensible catenary guess.
+    # Converged: the residual within 1e-6 of the weight, and the holders carry the whole
+    # wet weight (vertical balance: an independent check of the shape's loads)
+    from tetherdyn.statics import solve
+
+    case = dict(tether=dict(length=170.0, diameter=0.25, mass_per_length=120.0, EA=5e8,
+                            EI=1.2e5),
+                model=dict(type="lumped_mass", elements=68, bending=True),
+                environment=dict(gravity=[0.0, 0.0, -9.81], fluid_density=1025.0),
+                start=dict(type="fixed", position=[0.0, 0.0, -100.0]),
+                end=dict(type="fixed", position=[100.0, 0.0, -70.0]),
+                solver=dict(dt=1e-4, duration=1.0))
+    eq = solve(case)
+    W = (120.0 - 1025.0 * math.pi * 0.25**2 / 4) * 9.81 * 170.0
+    assert eq.weight == pytest.approx(W, rel=1e-12)
+    assert eq.converged and eq.residual <= 1e-6 * W
+    out = eq.model.outputs(np.array([0.0]), eq.y[None, :])
+    vertical = out["start_force"][0][2] + out["end_force"][0][2]
+    assert vertical == pytest.approx(-W, rel=1e-6)
+
+
+@pytest.mark.parametrize("EA_ratio,span", [(1e2, 60.0), (1e8, 60.0), (1e8, 95.0)])
+def test_solve_soft_and_stiff_slack_and_taut_lines_match_the_discrete_catenary(EA_ratio,
+                                                                                span):
+    # EA/(w L) from 1e2 to 1e8, slack (chord 72 m) and taut (chord 102.9 m > L = 100 m):
+    # the lumped chain between two supports is validation/catenary.py's closed form
+    from tetherdyn.statics import solve
+
+    n, dz = 10, 40.0
+    case = _line(n, EA_ratio, span, dz)
+    eq = solve(case)
+    w = (10.0 - 1025.0 * math.pi * 0.05**2 / 4) * 9.81
+    assert eq.converged and eq.residual <= 1e-6 * w * 100.0
+    nodes, _, _ = discrete_catenary(span, dz, 100.0, w, case["tether"]["EA"], n)
+    assert np.max(np.abs(eq.positions[:, [0, 2]] - nodes - [0.0, -100.0])) < 1e-6 * 100.0
+
+
+def test_solve_buoyant_line_floats_up_and_its_anchor_carries_the_net_buoyancy():
+    # a positively buoyant line (10 kg/m in a 0.25 m tube: 50 kg/m of water displaced)
+    # held at the seabed end and free above: it stands straight up, each element carrying
+    # the net buoyancy of what is above it, stretched by T/EA (closed form)
+    from tetherdyn.statics import solve
+
+    n = 8
+    case = _line(n, 1e3, 0.0, 0.0, d=0.25, end=dict(type="free"))
+    eq = solve(case)
+    b = (1025.0 * math.pi * 0.25**2 / 4 - 10.0) * 9.81  # net buoyancy per metre [N/m]
+    assert eq.converged and eq.residual <= 1e-6 * b * 100.0
+    assert eq.end_tensions[0] == pytest.approx(b * 100.0, rel=1e-9)
+    EA, le = case["tether"]["EA"], 100.0 / n
+    # element k carries the buoyancy of nodes k+1..n (half an element at the tip)
+    T = b * le * (n - np.arange(n) - 0.5)
+    z = -100.0 + np.concatenate([[0.0], np.cumsum(le * (1.0 + T / EA))])
+    assert np.max(np.abs(eq.positions[:, 2] - z)) < 1e-9 * 100.0
+    assert np.max(np.abs(eq.positions[:, :2])) < 1e-9
+
+
+def test_solve_seabed_grounded_length_and_fairlead_tension_match_the_closed_form():
+    # mooring_touchdown.yaml's chain (180 m, EA 5e8 N, 50 m deep, fairlead 150 m away) on
+    # a flat seabed: analytic.seabed_catenary (Jonkman 2007; frictionless: the statics'
+    # friction anchors sit at the unloaded start) within the discretisation: the grounded
+    # length to one element (5 m), the fairlead tension to 1 %
+    from tetherdyn.analytic import seabed_catenary
+    from tetherdyn.statics import solve
+
+    n = 36
+    env = dict(water_level=0.0, seabed=dict(z=-50.0, stiffness=3e6, damping=3e5,
+                                            friction=dict(axial=0.5, lateral=1.0)))
+    case = dict(tether=dict(length=180.0, diameter=0.12, mass_per_length=100.0, EA=5e8),
+                model=dict(type="lumped_mass", elements=n),
+                environment=dict(gravity=[0.0, 0.0, -9.81], fluid_density=1025.0, **env),
+                start=dict(type="fixed", position=[0.0, 0.0, -50.0]),
+                end=dict(type="fixed", position=[150.0, 0.0, -5.0]),
+                solver=dict(dt=1e-3, duration=1.0))
+    eq = solve(case)
+    assert eq.converged and eq.residual <= 1e-6 * eq.weight
+    w = (100.0 - 1025.0 * math.pi * 0.12**2 / 4) * 9.81
+    ref = seabed_catenary(150.0, 45.0, 180.0, w, 5e8)
+    assert eq.touchdown is not None
+    assert abs(eq.touchdown["arc_length"] - ref.grounded_length) <= 180.0 / n
+    assert eq.end_tensions[1] == pytest.approx(ref.fairlead_tension, rel=0.01)
+
+
+def test_solve_payload_in_a_current_hangs_along_its_weight_and_drag():
+    # a thin light line (its weight and drag 2e-4 of the payload's) under a 50 kg payload with
+    # drag area 0.5 m² in a 1 m/s current: the line is straight along the payload's
+    # load, at atan(D / W) from the vertical (D = ½ ρ A U², W its wet weight), to 1e-3
+    from tetherdyn.statics import solve
+
+    end = dict(type="free", mass=50.0, volume=0.01, drag_area=0.5)
+    case = _line(10, 1e4, 0.0, 0.0, mpl=1e-4, d=1e-6, end=end,
+                 env=dict(current=[1.0, 0.0, 0.0]))
+    eq = solve(case)
+    assert eq.converged and eq.residual <= 1e-6 * eq.weight
+    D = 0.5 * 1025.0 * 0.5 * 1.0**2
+    W = (50.0 - 1025.0 * 0.01) * 9.81
+    tip = eq.positions[-1] - eq.positions[0]
+    assert math.atan2(tip[0], -tip[2]) == pytest.approx(math.atan2(D, W), rel=1e-3)
+    assert eq.end_tensions[0] == pytest.approx(math.hypot(D, W), rel=1e-3)
+
+
+@pytest.mark.parametrize("model", ["rigid_links", "rod_chain"])
+def test_solve_rigid_links_and_rod_chain_by_dynamic_relaxation(model):
+    # no second-order surface: dynamic relaxation (the model's own RK4 step, damped), from
+    # a guess hanging straight down. A chain hanging with a horizontal tip force F: every
+    # link (rod) lies along the load it carries, the
+    # tip force plus the weight below its centre (moment balance about its upper hinge),
+    # so the tip sits at the closed-form sum over links; 1e-4 of L
+    from tetherdyn.statics import solve
+
+    n, L, F = 6, 10.0, 2.0
+    case = dict(tether=dict(length=L, diameter=0.01, mass_per_length=0.2, EA=1e6),
+                model=dict(type=model, elements=n),
+                environment=dict(gravity=[0.0, 0.0, -9.81]),
+                start=dict(type="fixed", position=[0.0, 0.0, 0.0]),
+                end=dict(type="free", force=[F, 0.0, 0.0]),
+                solver=dict(dt=2e-3, duration=1.0))
+    if model == "rigid_links":
+        case["tether"].pop("EA")
+    s = np.linspace(0.0, L, n + 1)
+    eq = solve(case, guess=np.column_stack([0.0 * s, 0.0 * s, -s]))
+    assert eq.method == "dynamic_relaxation" and eq.converged
+    wl = 0.2 * 9.81 * L / n  # one link's weight [N]
+    k = np.arange(n)
+    load = np.column_stack([np.full(n, F), np.zeros(n), -wl * (n - k - 0.5)])
+    T = np.linalg.norm(load, axis=1)
+    stretch = 1.0 + (T / 1e6 if model == "rod_chain" else 0.0 * T)
+    tip = np.sum((L / n) * stretch[:, None] * load / T[:, None], axis=0)
+    assert np.max(np.abs(eq.positions[-1] - tip)) < 1e-4 * L
+
+
+def test_solve_error_names_the_residual_where_it_sits_and_what_to_try():
+    # a line with both ends free under its weight has no equilibrium: StaticsError with
+    # the residual [N], the node and its arc length, the methods tried and what to try
+    from tetherdyn.statics import StaticsError, solve
+
+    case = _line(4, 1e3, 0.0, 0.0, end=dict(type="free"))
+    case["start"] = dict(type="free")
+    with pytest.raises(StaticsError) as err:
+        solve(case, relax_time=0.2)
+    msg = str(err.value)
+    for part in ("residual", " N ", "node", "arc length", "newton", "dynamic relaxation",
+                 "Try"):
+        assert part in msg

@@ -137,7 +137,8 @@ def _two_ends(case: Case, s: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.nda
         sp = s if rise >= 0 else L - s
         d = e_h if rise >= 0 else -e_h
         x, z = grounded.x(sp), grounded.z(sp)
-        return low[None, :] + x[:, None] * d[None, :] + z[:, None] * up[None, :]
+        pos = low[None, :] + x[:, None] * d[None, :] + z[:, None] * up[None, :]
+        return _on_bed(case, s, pos, grounded.grounded_length, rise >= 0, high)
     try:
         sol = elastic_catenary(span, rise, L, w, EA)
         x, z = sol.x(s), sol.z(s)
@@ -147,9 +148,42 @@ def _two_ends(case: Case, s: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.nda
         sag = 0.25 * math.sqrt(max(L * L - cl * cl, 0.0))
         z = rise * s / L - 4.0 * sag * (s / L) * (1.0 - s / L)
     pos = a[None, :] + x[:, None] * e_h[None, :] + z[:, None] * up[None, :]
+    if bed is None:  # the discrete chain's own equilibrium from there
+        exact = _discrete_two_ends(case, s, a, b, pos)
+        if exact is not None:
+            return exact
     if bed is not None:  # a catenary through the seabed: lay what dips below on it
         zb = _bed_z(case, pos[:, :2])
         pos[:, 2] = np.maximum(pos[:, 2], zb)
+    return pos
+
+
+def _on_bed(case: Case, s: np.ndarray, pos: np.ndarray, grounded_length: float,
+            anchor_first: bool, high: np.ndarray) -> np.ndarray:
+    """The seabed catenary's nodes refined for the lumped chain: the grounded nodes sink
+    into the contact spring under their wet weight (w L_c / (kBot d L_c)), and the
+    suspended part from the last grounded node up to the held end is the discrete chain's
+    own equilibrium (:func:`_discrete_two_ends`)."""
+    t, bed = case.tether, case.environment.seabed
+    w = abs(t.linear_mass - case.environment.fluid_density * t.displaced) * float(
+        np.linalg.norm(case.environment.gravity))
+    sa = s if anchor_first else s[-1] - s
+    on = sa <= grounded_length + 1e-9 * t.length
+    if bed.stiffness > 0:
+        pos[on, 2] -= w / (bed.stiffness * t.diameter)
+    k = np.flatnonzero(on)
+    if k.size == 0:
+        return pos
+    if anchor_first:
+        i = int(k.max())
+        part = _discrete_two_ends(case, s[i:], pos[i], high, pos[i:].copy())
+        if part is not None:
+            pos[i:] = part
+    else:
+        i = int(k.min())
+        part = _discrete_two_ends(case, s[:i + 1], high, pos[i], pos[:i + 1].copy())
+        if part is not None:
+            pos[:i + 1] = part
     return pos
 
 
@@ -193,6 +227,123 @@ def _one_vertical(case: Case, s: np.ndarray, a: np.ndarray, b: np.ndarray,
     return pos
 
 
+def _node_loads(case: Case, ds: np.ndarray, pos: np.ndarray, free_end) -> np.ndarray:
+    """Static loads [N] (n, 3) on the nodes at ``pos`` [m] of a still line whose elements
+    have unstretched lengths ``ds`` [m]: lumped wet weight in each node's medium (seed 004
+    eq. 2.15-2.16), the cross-flow drag of a uniform current on each element at its
+    orientation (half to each node), and at a free end (``free_end``, the last node; None:
+    none) the payload's wet weight and drag and the applied force."""
+    t, env = case.tether, case.environment
+    n = len(pos)
+    mass = np.zeros(n)
+    vol = np.zeros(n)
+    mass[:-1] += 0.5 * t.linear_mass * ds
+    mass[1:] += 0.5 * t.linear_mass * ds
+    vol[:-1] += 0.5 * t.displaced * ds
+    vol[1:] += 0.5 * t.displaced * ds
+    g = np.asarray(env.gravity, dtype=float)
+    U = _current(case)
+    rw = float(env.fluid_density)
+    f = (mass - _rho_at(case, pos[:, 2]) * vol)[:, None] * g[None, :]
+    if np.any(U):
+        chordv = np.diff(pos, axis=0)
+        cl = np.linalg.norm(chordv, axis=1)
+        tang = chordv / np.where(cl > 0, cl, 1.0)[:, None]
+        mid_wet = _wet_in(case, 0.5 * (pos[:-1, 2] + pos[1:, 2]))
+        un = U[None, :] - (tang @ U)[:, None] * tang
+        ut = (tang @ U)[:, None] * tang
+        fe = (0.5 * rw * t.cd_normal * t.diameter * np.linalg.norm(un, axis=1)[:, None] * un
+              + 0.5 * rw * t.cd_tangential * math.pi * t.diameter
+              * np.linalg.norm(ut, axis=1)[:, None] * ut) * (ds * mid_wet)[:, None]
+        f[:-1] += 0.5 * fe
+        f[1:] += 0.5 * fe
+    if free_end is not None:
+        rho_end = float(_rho_at(case, np.array([pos[-1, 2]]))[0])
+        f[-1] += free_end.body_masses(rho_end)[1] * g + np.asarray(free_end.force, float)
+        if _wet_in(case, np.array([pos[-1, 2]]))[0]:
+            f[-1] += 0.5 * rw * free_end.drag_area * float(np.linalg.norm(U)) * U
+    return f
+
+
+def _chain(top: np.ndarray, ds: np.ndarray, T: np.ndarray, EA: float,
+           hint: np.ndarray) -> np.ndarray:
+    """Nodes of a chain from ``top`` whose element k carries the tension vector T[k] [N]:
+    along it, stretched by |T|/EA (seed 004 eq. 2.10); ``hint`` where T vanishes."""
+    mag = np.linalg.norm(T, axis=1)
+    dirs = np.where(mag[:, None] > 1e-12 * max(mag.max(), 1e-300),
+                    T / np.where(mag > 0, mag, 1.0)[:, None], hint[None, :])
+    stretch = 1.0 + (mag / EA if math.isfinite(EA) else 0.0)
+    pos = np.empty((len(ds) + 1, 3))
+    pos[0] = top
+    pos[1:] = top + np.cumsum((ds * stretch)[:, None] * dirs, axis=0)
+    return pos
+
+
+def _discrete_two_ends(case: Case, s: np.ndarray, a: np.ndarray, b: np.ndarray,
+                       pos: np.ndarray) -> np.ndarray | None:
+    """The lumped chain's own equilibrium between held ends a and b, from the guess
+    ``pos``: node k's balance T_k = T_{k-1} − f_k (f the node loads) leaves the first
+    element's tension vector T_0 as the only unknown; three equations r_N(T_0) = b are
+    solved by Newton (finite-difference 3×3 Jacobian), with the loads' dependence on the
+    shape (drag orientation, water level) by fixed-point passes. Exact for lumped_mass
+    under weight alone (validation/catenary.py's closed form is its planar case). None
+    where it does not converge."""
+    t = case.tether
+    EA = t.EA or math.inf
+    ds = np.diff(s)
+    L = float(s[-1] - s[0])
+    chord = b - a
+    hint = chord / max(float(np.linalg.norm(chord)), 1e-300)
+    # T_0 from the guess: the first element's direction, its stretch or the load scale
+    e0 = pos[1] - pos[0]
+    l0 = float(np.linalg.norm(e0))
+    f = _node_loads(case, ds, pos, None)
+    scale = float(np.sum(np.linalg.norm(f, axis=1))) + 1e-300
+    strain = l0 / ds[0] - 1.0
+    T0 = e0 / max(l0, 1e-300) * (EA * strain if math.isfinite(EA) and strain > 0
+                                 else scale)
+    for _ in range(PASSES):
+        C = np.cumsum(f[1:-1], axis=0)  # loads of nodes 1..k
+
+        def end_of(T0v: np.ndarray, C: np.ndarray = C) -> np.ndarray:
+            T = np.vstack([T0v[None, :], T0v[None, :] - C])
+            return _chain(a, ds, T, EA, hint)[-1]
+
+        ok = False
+        for _it in range(60):
+            r = end_of(T0) - b
+            if float(np.linalg.norm(r)) <= 1e-13 * L:
+                ok = True
+                break
+            J = np.empty((3, 3))
+            h = 1e-7 * (float(np.linalg.norm(T0)) + scale)
+            for j in range(3):
+                Tp = T0.copy()
+                Tp[j] += h
+                J[:, j] = (end_of(Tp) - b - r) / h
+            try:
+                d = np.linalg.solve(J, -r)
+            except np.linalg.LinAlgError:
+                return None
+            lam = 1.0
+            nr = float(np.linalg.norm(r))
+            while lam > 1e-4 and float(np.linalg.norm(end_of(T0 + lam * d) - b)) >= nr:
+                lam *= 0.5
+            if lam <= 1e-4:
+                break
+            T0 = T0 + lam * d
+        if not ok:
+            return None
+        T = np.vstack([T0[None, :], T0[None, :] - C])
+        new = _chain(a, ds, T, EA, hint)
+        f_new = _node_loads(case, ds, new, None)
+        moved = float(np.max(np.abs(new - pos)))
+        pos, f = new, f_new
+        if moved <= 1e-12 * L:
+            break
+    return pos
+
+
 def _hanging(case: Case, s: np.ndarray, top: np.ndarray, from_start: bool) -> np.ndarray:
     """The free-hanging line from the held end ``top`` (the start when ``from_start``):
     each element parallel to the load it carries (everything beyond it), stretched by
@@ -202,18 +353,8 @@ def _hanging(case: Case, s: np.ndarray, top: np.ndarray, from_start: bool) -> np
     L = t.length
     n = len(s)
     order = np.arange(n) if from_start else np.arange(n)[::-1]
-    # chain order from the held end (k = 0) to the free end: element lengths, and the
-    # lumped node masses and volumes (half of each element on each of its nodes)
-    ds = np.abs(np.diff(s[order]))
-    mass = np.zeros(n)
-    vol = np.zeros(n)
-    mass[:-1] += 0.5 * t.linear_mass * ds
-    mass[1:] += 0.5 * t.linear_mass * ds
-    vol[:-1] += 0.5 * t.displaced * ds
-    vol[1:] += 0.5 * t.displaced * ds
+    ds = np.abs(np.diff(s[order]))  # chain order: the held end first
     free_end = case.end if from_start else case.start
-    g = np.asarray(env.gravity, dtype=float)
-    U = _current(case)
     EA = t.EA or math.inf
     # the hint (a weightless, unloaded line): the case's straight direction away from the
     # held end (initial.direction / angle_from_gravity_deg), else gravity
@@ -226,35 +367,9 @@ def _hanging(case: Case, s: np.ndarray, top: np.ndarray, from_start: bool) -> np
         hint = -hint
     pos = top[None, :] + np.concatenate([[0.0], np.cumsum(ds)])[:, None] * hint[None, :]
     for _ in range(PASSES):
-        z = pos[:, 2]
-        rho = _rho_at(case, z)
-        f = (mass - rho * vol)[:, None] * g[None, :]
-        # current drag per element, half to each node (cross-flow, still line)
-        chordv = np.diff(pos, axis=0)
-        cl = np.linalg.norm(chordv, axis=1)
-        tang = chordv / np.where(cl > 0, cl, 1.0)[:, None]
-        mid_wet = _wet_in(case, 0.5 * (pos[:-1, 2] + pos[1:, 2]))
-        un = U[None, :] - (tang @ U)[:, None] * tang
-        ut = (tang @ U)[:, None] * tang
-        rw = float(env.fluid_density)
-        fe = (0.5 * rw * t.cd_normal * t.diameter * np.linalg.norm(un, axis=1)[:, None] * un
-              + 0.5 * rw * t.cd_tangential * math.pi * t.diameter
-              * np.linalg.norm(ut, axis=1)[:, None] * ut) * (ds * mid_wet)[:, None]
-        f[:-1] += 0.5 * fe
-        f[1:] += 0.5 * fe
-        # the payload at the free end (its wet weight, drag in the current, applied force)
-        rho_end = float(_rho_at(case, np.array([pos[-1, 2]]))[0])
-        f[-1] += free_end.body_masses(rho_end)[1] * g + np.asarray(free_end.force, float)
-        if _wet_in(case, np.array([pos[-1, 2]]))[0]:
-            f[-1] += 0.5 * rw * free_end.drag_area * float(np.linalg.norm(U)) * U
+        f = _node_loads(case, ds, pos, free_end)
         G = np.cumsum(f[::-1], axis=0)[::-1][1:]  # load carried by element k: nodes > k
-        T = np.linalg.norm(G, axis=1)
-        dirs = np.where(T[:, None] > 1e-12 * max(T.max(), 1e-300), G /
-                        np.where(T > 0, T, 1.0)[:, None], hint[None, :])
-        stretch = 1.0 + (T / EA if math.isfinite(EA) else 0.0)
-        new = np.empty_like(pos)
-        new[0] = top
-        new[1:] = top + np.cumsum((ds * stretch)[:, None] * dirs, axis=0)
+        new = _chain(top, ds, G, EA, hint)
         if env.seabed is not None:
             zb = _bed_z(case, new[:, :2])
             new[:, 2] = np.maximum(new[:, 2], zb)

@@ -25,7 +25,6 @@ from .boundary import eval_motion
 from .case import Case, load_case
 from .integrate import StepperOptions, make_stepper
 from .models import build_model
-from .models.base import RunData
 from .start import initial_state
 from .winch import W_LMIN, W_LNOM
 
@@ -72,10 +71,10 @@ class Simulator:
         self.case = load_case(case)
         self.method = self.case.method
         self.model = build_model(self.case)
-        self.data = RunData(self.model)
         self.t = 0.0
         #: how the run started (start.initial_state: ``shape: equilibrium``'s static solve)
         self.initial = initial_state(self.model)
+        self.data = self.initial.data(self.model)
         self._stepper = make_stepper(self.method, self.model, self.data, self.initial.y, 0.0,
                                      StepperOptions.from_case(self.case))
         ny = self.y.size

@@ -29,7 +29,8 @@ def run_case(case: Case | dict | str | Path, *, progress: bool | None = None) ->
     start = initial_state(model)
     s = case.solver
     run = integrate(model, case.method, s.dt, s.duration, s.output_interval, rtol=s.rtol,
-                    atol=s.atol, max_steps=s.max_steps, progress=progress, y0=start.y)
+                    atol=s.atol, max_steps=s.max_steps, progress=progress, y0=start.y,
+                    data=start.data(model))
     table = results_table(case, model, run)
     table.attrs.update(start.attrs)
     return table

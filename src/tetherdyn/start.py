@@ -12,13 +12,13 @@ runs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 if TYPE_CHECKING:
-    from .models.base import Formulation
+    from .models.base import Formulation, RunData
     from .statics import Equilibrium
 
 __all__ = ["InitialState", "initial_state"]
@@ -27,11 +27,24 @@ __all__ = ["InitialState", "initial_state"]
 @dataclass
 class InitialState:
     """A run's starting state: ``y`` (the formulation's state vector at ``t`` [s]) and, for
-    ``shape: equilibrium``, the :class:`~tetherdyn.statics.Equilibrium` it came from."""
+    ``shape: equilibrium``, the :class:`~tetherdyn.statics.Equilibrium` it came from and
+    the run fields it hands on (``run_arrays``, as ``RunData.restore`` takes them: the
+    seabed's friction anchors the statics used, so friction starts from the same rest
+    positions)."""
 
     y: np.ndarray
     t: float = 0.0
     equilibrium: Equilibrium | None = None
+    run_arrays: dict = field(default_factory=dict)
+
+    def data(self, model: Formulation) -> RunData:
+        """A fresh :class:`~tetherdyn.models.base.RunData` of ``model`` carrying
+        ``run_arrays``: the run data a driver starts this state with."""
+        from .models.base import RunData
+
+        data = RunData(model)
+        data.restore(self.run_arrays)
+        return data
 
     @property
     def attrs(self) -> dict:
@@ -77,7 +90,7 @@ def initial_state(model: Formulation, t: float = 0.0) -> InitialState:
         raise CaseError(f"{exc} (initial.shape: equilibrium)") from None
     if eq.method == "steady" and eq.t != t:
         return InitialState(_towed_state(model, eq, t), t, eq)
-    return InitialState(np.array(eq.y, dtype=float), t, eq)
+    return InitialState(np.array(eq.y, dtype=float), t, eq, eq.run_arrays())
 
 
 def _towed_state(model: Formulation, eq: Equilibrium, t: float) -> np.ndarray:

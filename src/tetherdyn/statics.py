@@ -12,6 +12,12 @@ re-exported here for the callers that import it from statics.
   Velocities are zero; held coordinates take their values at time ``t`` from the case.
   docs/seed004_bending.md describes the choices and what they were measured against.
 
+* :func:`solve` — the robust pipeline of issue 18 for every formulation (analytic start of
+  catenary_start.py, Newton with load and stiffness continuation, dynamic relaxation,
+  towed cases by steady.settle), converged at ``max |F_free| <= rtol · weight``
+  (:func:`line_weight`), else :class:`StaticsError`; :func:`initial_state` gives its
+  state for ``initial: {shape: equilibrium}``. docs/statics.md, "The solver".
+
 Convergence is judged by the force residual ``max |F_free|`` [N] at the full load, never by
 an iteration count or a solver's exit flag (seed 004 digest §5.1.6: a general root finder
 that stalls near its initial guess gives spuriously good answers).
@@ -29,7 +35,8 @@ from .estimates import static_top_tension
 from .models import build_model
 
 __all__ = ["static_top_tension", "equilibrium", "Equilibrium", "free_force",
-           "force_jacobian", "solve", "StaticsError", "line_weight"]
+           "force_jacobian", "solve", "StaticsError", "line_weight", "initial_state",
+           "statics_band"]
 
 
 class StaticsError(ValueError):
@@ -72,6 +79,9 @@ class Equilibrium:
     weight: float = 0.0
     #: node of the largest residual (-1: none computed)
     worst: int = -1
+    #: the seabed's friction anchors (the data's ``sea_anchor``) the solve used, None
+    #: without a seabed: a dynamic run continues from them (:meth:`run_arrays`)
+    anchors: np.ndarray | None = None
 
     @property
     def q(self) -> np.ndarray:
@@ -114,6 +124,13 @@ class Equilibrium:
         if self.worst >= 0:
             return self.worst
         return _worst_node(self.model, self.y, self.t)[0]
+
+    def run_arrays(self) -> dict[str, np.ndarray]:
+        """What a dynamic run started from this equilibrium must carry besides the state,
+        as ``RunData.restore`` takes it: the friction anchors (``data.sea_anchor``) the
+        statics used, so friction starts from the same rest positions (empty without a
+        seabed)."""
+        return {} if self.anchors is None else {"data.sea_anchor": self.anchors.copy()}
 
     def to_case_dict(self) -> dict:
         """The case with ``initial: {shape: points, points: [...]}`` (the equilibrium's node
@@ -240,17 +257,36 @@ def _factor(K: np.ndarray):
         return lu if np.all(np.isfinite(lu[0])) else None
 
 
-#: lumped_mass with bending: nodes each side inside the statics' Jacobian band (the
-#: spline's coupling falls by 2 − √3 ≈ 0.27 per node: 0.27⁶ ≈ 4e-4 is folded outside it)
+#: bending on the spline through the nodes (lumped_mass ``bending: true``, higher_order):
+#: nodes each side inside the statics' Jacobian band (the spline's coupling falls by
+#: 2 − √3 ≈ 0.27 per node: 0.27⁶ ≈ 4e-4 is folded outside it)
 BENDING_BAND_NODES = 6
 
 
 def statics_band(model) -> int:
     """Half-bandwidth [q indices] of the stiffness the static Newton uses: the model's
-    band, widened for lumped_mass's spline bending (BENDING_BAND_NODES)."""
+    band, widened where the spline through the nodes couples every node to all others
+    (its influence falls by 2 − √3 ≈ 0.27 per node). lumped_mass ``bending: true``:
+    BENDING_BAND_NODES each side (the coupling is the bending shear). higher_order: the
+    elements' curved lengths carry the coupling through the axial stiffness EA/L_e, which
+    must stay below 1e-3 of the line's geometric stiffness ~ w L / L_e outside the band:
+    k nodes with 0.27^k · EA / (w L) <= 1e-3 (measured: the jacobian rows of a 20-element
+    line with EA/(w L) = 1e4 fall to 2e-5 of the diagonal 6 nodes out, and Newton then
+    stalls at 1e-5 of the weight; 13 nodes converge in 4 iterations)."""
     b = int(model.band)
-    if getattr(model, "bending", False) and model.name == "lumped_mass":
+    case = model.case
+    decay = 2.0 - math.sqrt(3.0)
+    if model.name == "lumped_mass" and getattr(model, "bending", False):
         b = max(b, 3 * BENDING_BAND_NODES + 2)
+    elif model.name == "higher_order":
+        t = case.tether
+        w = abs(t.linear_mass - case.environment.fluid_density * t.displaced) * float(
+            np.linalg.norm(case.environment.gravity))
+        ratio = (t.EA or 0.0) / max(w * t.length, 1e-300) if w > 0 else 1e8
+        k = math.ceil(math.log(1e-3 / max(ratio, 1e-3)) / math.log(decay)) if ratio > 1e-3 \
+            else 0
+        k = min(max(k, BENDING_BAND_NODES), model.n_nodes)
+        b = max(b, 3 * k + 2)
     return b
 
 
@@ -717,26 +753,28 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
                          max_iter=max_iter, anchors=anchors)
         eq.method = "newton+continuation" if eq.load_steps > 1 else "newton"
         if eq.converged:
-            return _done(eq, weight)
+            return _done(eq, weight, anchors)
         best = eq
         if case.tether.EA:
             tried.append("stiffness continuation (EA)")
             eq = _stiffness_continuation(model, y0, t, tol, max_iter, anchors)
             if eq is not None and eq.converged:
-                return _done(eq, weight)
+                return _done(eq, weight, anchors)
             if eq is not None and eq.residual < best.residual:
                 best = eq
     tried.append("dynamic relaxation")
     eq = _relax(model, y0 if best is None else best.y.copy(), t, tol, relax_time, anchors)
     if eq.converged:
-        return _done(eq, weight)
+        return _done(eq, weight, anchors)
     if best is None or eq.residual < best.residual:
         best = eq
     raise _error(best.model, best.y, t, best.residual, tol, tried)
 
 
-def _done(eq: Equilibrium, weight: float) -> Equilibrium:
+def _done(eq: Equilibrium, weight: float, anchors: np.ndarray | None = None
+          ) -> Equilibrium:
     eq.weight = weight
+    eq.anchors = None if anchors is None else np.array(anchors, copy=True)
     return eq
 
 
@@ -792,8 +830,10 @@ def _stiffness_continuation(model, y0: np.ndarray, t: float, tol: float, max_ite
     return eq
 
 
-#: dynamic relaxation: RK4 steps per chunk (kinetic energy sampled after every step)
-DR_CHUNK = 32
+#: dynamic relaxation: RK4 steps between two velocity scalings, and chunks between two
+#: measurements of the static residual
+DR_CHUNK = 8
+DR_PROBE = 25
 
 
 def _node_masses(case: Case) -> np.ndarray:
@@ -811,14 +851,16 @@ def _node_masses(case: Case) -> np.ndarray:
 
 def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
            anchors) -> Equilibrium:
-    """Dynamic relaxation: the model's own compiled RK4 step (its ``rhs``) from y0 at time
-    t, with kinetic damping (Cundall 1976; Barnes 1999: at each peak of the kinetic
-    energy the velocities are zeroed and the run restarts from that state). Every restart
-    measures the static residual: for a model with the second-order surface max |F_free|
-    (and Newton polishes from there once it is below 1 % of the tolerance's weight); else
-    max over free nodes of m_i |a_i| with a_i = 2 (r_i(t + dt) − r_i(t)) / dt² from the
-    next step (at rest). Stops converged below ``tol`` [N], or after ``budget`` seconds
-    (wall clock)."""
+    """Dynamic relaxation: the model's own compiled RK4 step (its ``rhs``) from y0, with
+    mass-proportional damping applied as a velocity scaling exp(−c·DR_CHUNK·dt) between
+    chunks of DR_CHUNK steps (every mode then decays at the rate c/2; c = 1.4 ω₀ with ω₀
+    = sqrt(g_eff / L), g_eff the line's loads over its mass: near critical for the
+    slowest, pendulum-like mode). Each chunk restarts at time t (held ends stay put).
+    Every DR_PROBE chunks the static residual of the current shape at rest is measured:
+    for a model with the second-order surface max |F_free| (Newton polishes from there
+    once it falls a decade); else max over free nodes of m_i |a_i| with a_i = 2 (r_i(t +
+    dt) − r_i(t)) / dt² from one step at rest. Stops converged below ``tol`` [N], or after
+    ``budget`` seconds (wall clock)."""
     import time
 
     from .integrate import StepperOptions, make_stepper
@@ -835,51 +877,58 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
     y = np.array(y0, dtype=float)
     rates = _rates(model, y.size)
     mass = _node_masses(case)
+    load = line_weight(case, model.outputs(np.array([t]), y[None, :])["position"][0])
+    omega0 = math.sqrt(max(load / float(mass.sum()), 1e-12) / case.tether.length)
+    decay = math.exp(-1.4 * omega0 * DR_CHUNK * dt)
     held = np.array([case.start.type != "free", case.end.type != "free"])
     nq = model.n_q
     free = np.flatnonzero(np.asarray(model.held) == 0) if nq else None
     times = t + dt * np.arange(1, DR_CHUNK + 1)
     Y = np.empty((DR_CHUNK, y.size))
+    one = np.empty((1, y.size))
     t_end = time.perf_counter() + budget
     res = math.inf
-    restarts = 0
+    chunks = 0
     polish_at = math.inf
-    while time.perf_counter() < t_end:
-        y[rates] = 0.0
-        if nq:
-            res = float(np.max(np.abs(free_force(model, y, t, free))))
+    while True:
+        if chunks % DR_PROBE == 0:  # the static residual of this shape, at rest
+            rest = y.copy()
+            rest[rates] = 0.0
+            if nq:
+                res = float(np.max(np.abs(free_force(model, rest, t, free))))
+                if res > tol and res <= polish_at:
+                    eq = equilibrium(model, rest, t=t, tol=tol, max_iter=20,
+                                     anchors=anchors)
+                    if eq.converged:
+                        eq.method = "dynamic_relaxation"
+                        eq.iterations += chunks
+                        return eq
+                    polish_at = 0.1 * res
+            else:
+                st = make_stepper("rk4", model, data, rest, t, opts)
+                p0 = np.asarray(model.outputs(np.array([t]), st.y[None, :],
+                                              data.args)["position"][0])
+                st.advance(times[:1], one)
+                p1 = np.asarray(model.outputs(times[:1], one, data.args)["position"][0])
+                f = mass[:, None] * 2.0 * (p1 - p0) / dt**2
+                f[0] *= not held[0]
+                f[-1] *= not held[1]
+                res = float(np.max(np.linalg.norm(f, axis=1)))
             if res <= tol:
+                y = rest
                 break
-            if res <= polish_at:  # try Newton from here (at most once per decade)
-                eq = equilibrium(model, y.copy(), t=t, tol=tol, max_iter=20, anchors=anchors)
-                if eq.converged:
-                    eq.method = "dynamic_relaxation"
-                    eq.iterations += restarts
-                    return eq
-                polish_at = res * 0.1
-        st = make_stepper("rk4", model, data, y, t, opts)
-        p0 = np.asarray(model.outputs(np.array([t]), st.y[None, :], data.args)["position"][0])
-        got = st.advance(times, Y)
-        if got < DR_CHUNK:
+        if time.perf_counter() > t_end:
             break
-        out = model.outputs(times, Y, data.args)
-        if not nq:
-            a = 2.0 * (np.asarray(out["position"][0]) - p0) / dt**2
-            f = mass[:, None] * a
-            f[0] *= not held[0]
-            f[-1] *= not held[1]
-            res = float(np.max(np.linalg.norm(f, axis=1)))
-            if res <= tol:
-                break
-        ke = np.asarray(out["kinetic_energy"])
-        drop = np.flatnonzero(ke[1:] < ke[:-1])
-        k = int(drop[0]) if drop.size else DR_CHUNK - 1  # the peak (or the chunk's end)
-        y = Y[k].copy()
-        restarts += 1
+        st = make_stepper("rk4", model, data, y, t, opts)
+        if st.advance(times, Y) < DR_CHUNK:
+            break
+        y = Y[-1].copy()
+        y[rates] *= decay
+        chunks += 1
     y[rates] = 0.0
     pos = np.asarray(model.outputs(np.array([t]), y[None, :])["position"][0])
     return Equilibrium(model=model, y=y, positions=pos, residual=float(res), tol=tol,
-                       converged=bool(res <= tol), iterations=restarts, load_steps=1, t=t,
+                       converged=bool(res <= tol), iterations=chunks, load_steps=1, t=t,
                        method="dynamic_relaxation")
 
 
@@ -899,3 +948,11 @@ def _steady(model, y0: np.ndarray, t: float, tol: float, weight: float) -> Equil
                      converged=True, iterations=0, load_steps=1, t=st.time, method="steady",
                      weight=weight)
     return eq
+
+
+def initial_state(model, t: float = 0.0) -> np.ndarray:
+    """The state [q, 0] of the model's static equilibrium at time ``t`` [s] (:func:`solve`;
+    a tow: its steady state), for ``initial: {shape: equilibrium}``. Raises
+    :class:`StaticsError` when nothing converges. A seabed's friction anchors come with
+    :func:`solve`'s ``Equilibrium.run_arrays()``."""
+    return solve(model, t=t).y.copy()

@@ -48,13 +48,15 @@ class Continuation:
 
     ``y0``: a starting state vector (the model's layout) instead of the case's initial
     shape, at time ``t0`` [s]; held ends are overwritten with the case's motion at ``t0``.
-    A case with ``initial.shape: equilibrium`` needs ``y0 =
-    tetherdyn.start.initial_state(model, t0).y``: statics settles towed cases with this
-    class, so steady sits below start.py and cannot call it (tests/test_imports.py).
+    ``run_arrays``: run fields for the run data (``RunData.restore``), e.g. the statics'
+    friction anchors. A case with ``initial.shape: equilibrium`` needs both from
+    ``tetherdyn.start.initial_state(model, t0)`` (its ``y`` and ``run_arrays``): statics
+    settles towed cases with this class, so steady sits below start.py and cannot call it
+    (tests/test_imports.py).
     """
 
     def __init__(self, case: Case | dict | str | Path, y0: np.ndarray | None = None,
-                 t0: float = 0.0) -> None:
+                 t0: float = 0.0, run_arrays: dict | None = None) -> None:
         self.case = load_case(case)
         self.model: Formulation = build_model(self.case)
         m = self.model
@@ -63,9 +65,14 @@ class Continuation:
         if y0 is None:
             if self.case.initial.shape == "equilibrium":
                 raise ValueError("initial.shape: equilibrium needs the static solve: pass "
-                                 "y0=tetherdyn.start.initial_state(model, t0).y")
+                                 "y0 and run_arrays of "
+                                 "tetherdyn.start.initial_state(model, t0)")
             y0 = m.initial_state()
-        self.stepper = make_stepper(self.method, m, None, y0, t0,
+        data = None
+        if run_arrays:
+            data = RunData(m)
+            data.restore(run_arrays)
+        self.stepper = make_stepper(self.method, m, data, y0, t0,
                                     StepperOptions.from_case(self.case))
 
     @property
