@@ -183,18 +183,25 @@ def _cmd_statics(args: argparse.Namespace) -> int:
     import yaml
 
     from .models import build_model
-    from .start import InitialState
-    from .statics import solve
+    from .start import initial_state
 
     case = _load(args.case, args)
     outputs = [Path(p) for p in (args.output, args.results, args.plot) if p]
     for out in outputs:  # before the solve: a bad path is bad input
         if not out.parent.is_dir():
             raise CaseError(f"{out}: folder {out.parent} does not exist")
+    if case.initial.shape != "equilibrium":  # the equilibrium a run of it would start from
+        raw = case.to_dict()
+        ini = raw.setdefault("initial", {})
+        ini["shape"] = "equilibrium"  # its points or direction stay as the guess
+        for key in ("velocity", "angular_velocity"):
+            ini.pop(key, None)
+        case = load_case(raw, base_dir=case.base_dir)
     model = build_model(case)
     t0 = time.perf_counter()
-    eq = solve(model)
+    start = initial_state(model)
     wall = time.perf_counter() - t0
+    eq = start.equilibrium
     t_start, t_end = eq.end_tensions
     print(f"case        : {case.name or args.case}  ({case.model.type}, "
           f"{case.model.elements} elements)")
@@ -222,7 +229,7 @@ def _cmd_statics(args: argparse.Namespace) -> int:
         print(f"wrote {out}")
     if args.results or args.plot:
         table = eq.results()
-        table.attrs.update(InitialState(eq.y, eq.t, eq).attrs)
+        table.attrs.update(start.attrs)
     if args.results:
         from .results import save_results
 
