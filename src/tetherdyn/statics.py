@@ -591,8 +591,9 @@ def line_weight(case: Case, positions: np.ndarray) -> float:
     The sum over the nodes of |wet weight| (lumped masses minus the displaced fluid of the
     medium each node is in, times |g|), plus at free ends |payload wet weight| and |applied
     force|, plus the normal drag of a uniform current on the whole line (½ ρ cd_n d |U|² L)
-    and on an end body (½ ρ drag_area |U|²): every load the line must carry. 1 N when all
-    of these are zero (a weightless, unloaded line)."""
+    and on an end body (½ ρ drag_area |U|²): every load the line must carry. At least
+    1e-6 of the dry weight (a neutrally buoyant, unloaded line), 1 N without any of
+    these."""
     from .models.base import lumped_nodes
 
     env = case.environment
@@ -615,7 +616,10 @@ def line_weight(case: Case, positions: np.ndarray) -> float:
         total += abs(end.body_masses(env.fluid_density)[1]) * g
         total += float(np.linalg.norm(end.force))
         total += 0.5 * env.fluid_density * end.drag_area * speed2
-    return total if total > 0.0 else 1.0
+    dry = float(np.sum(mass)) * g
+    # a neutrally buoyant, unloaded line: its wet weight is rounding; the scale is then
+    # 1e-6 of its dry weight (1 N without gravity either)
+    return max(total, 1e-6 * dry) if max(total, dry) > 0.0 else 1.0
 
 
 def _coords_per_node(model) -> int:
@@ -634,9 +638,10 @@ def _worst_node(model, y: np.ndarray, t: float) -> tuple[int, float]:
 
 
 def _error(model, y: np.ndarray, t: float, residual: float, tol: float,
-           tried: list[str], hint: str = "") -> StaticsError:
+           tried: list[str], hint: str = "", node: int = -1) -> StaticsError:
     """The StaticsError of a failed solve: residual, where it sits, methods, what to try."""
-    node, _ = _worst_node(model, y, t)
+    if node < 0:
+        node, _ = _worst_node(model, y, t)
     arc = model.arc_length
     s = float(arc[min(node, len(arc) - 1)])
     return StaticsError(
@@ -691,11 +696,24 @@ def _set_anchors(model, nodes: np.ndarray) -> np.ndarray | None:
     return anchor.copy()
 
 
+#: a tow: a held end moving at the same velocity over this window [s] from t
+TOW_WINDOW = 10.0
+
+
 def _is_towed(case: Case, t: float) -> bool:
-    """A held end moving at t (a tow from t = 0): no static equilibrium, a steady state."""
+    """A held end moving at t with the same velocity over TOW_WINDOW (a tow from t = 0):
+    no static equilibrium, a steady state in the moving frame. An end that moves but
+    changes its velocity is held where it is at t (a static equilibrium)."""
     for which in ("start", "end"):
         st = case.end_state(which, t)
-        if st is not None and float(np.linalg.norm(st[1])) > 0.0:
+        if st is None or float(np.linalg.norm(st[1])) == 0.0:
+            continue
+        motion = case.end_motion(which)
+        t1 = min(t + TOW_WINDOW, float(motion.breaks[-1]))
+        ts = np.linspace(t, t1, 11)
+        v = np.array([case.end_state(which, tk)[1] for tk in ts])
+        if t1 > t and np.max(np.abs(v - st[1][None, :])) <= 1e-6 * float(
+                np.linalg.norm(st[1])):
             return True
     return False
 
@@ -768,7 +786,7 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
         return _done(eq, weight, anchors)
     if best is None or eq.residual < best.residual:
         best = eq
-    raise _error(best.model, best.y, t, best.residual, tol, tried)
+    raise _error(best.model, best.y, t, best.residual, tol, tried, node=best.worst)
 
 
 def _done(eq: Equilibrium, weight: float, anchors: np.ndarray | None = None
@@ -869,7 +887,7 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
     case = model.case
     if _has_loads(case):  # the full loads from t on (no force ramp)
         model = build_model(_scaled_case(case, 1.0))
-    dt = min(case.solver.dt, 0.9 * model.critical_time_step()[0])
+    dt = 0.8 * model.critical_time_step()[0]  # RK4's own limit: no output grid here
     opts = StepperOptions(dt=dt)
     data = RunData(model)
     if anchors is not None and getattr(data.args, "sea_anchor", None) is not None:
@@ -888,6 +906,7 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
     one = np.empty((1, y.size))
     t_end = time.perf_counter() + budget
     res = math.inf
+    worst = -1
     chunks = 0
     polish_at = math.inf
     while True:
@@ -913,7 +932,9 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
                 f = mass[:, None] * 2.0 * (p1 - p0) / dt**2
                 f[0] *= not held[0]
                 f[-1] *= not held[1]
-                res = float(np.max(np.linalg.norm(f, axis=1)))
+                fn = np.linalg.norm(f, axis=1)
+                worst = int(np.argmax(fn))
+                res = float(fn[worst])
             if res <= tol:
                 y = rest
                 break
@@ -929,24 +950,61 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
     pos = np.asarray(model.outputs(np.array([t]), y[None, :])["position"][0])
     return Equilibrium(model=model, y=y, positions=pos, residual=float(res), tol=tol,
                        converged=bool(res <= tol), iterations=chunks, load_steps=1, t=t,
-                       method="dynamic_relaxation")
+                       method="dynamic_relaxation", worst=worst)
+
+
+#: a tow's steady state: how long the straight tow runs at most [s]
+TOW_TIME = 2000.0
+
+
+def _straight_tow(case: Case, t: float) -> tuple[Case, dict[str, np.ndarray]]:
+    """The case with every moving held end on the straight line it follows at t, at its
+    velocity then, from t on for TOW_TIME (a trajectory that turns or stops later does not
+    change the tow's steady state at t), and those velocities {which: v [m/s]}."""
+    raw = case.to_dict()
+    vel = {}
+    for which in ("start", "end"):
+        st = case.end_state(which, t)
+        if st is None or float(np.linalg.norm(st[1])) == 0.0:
+            continue
+        p, v = st
+        ts = [t, t + TOW_TIME]
+        raw[which]["trajectory"] = {"t": ts, **{
+            ax: [float(p[k]), float(p[k] + v[k] * TOW_TIME)] for k, ax in enumerate("xyz")}}
+        raw[which]["interpolation"] = "linear"
+        raw[which].pop("position", None)
+        vel[which] = np.asarray(v, dtype=float)
+    return load_case(raw, base_dir=case.base_dir), vel
 
 
 def _steady(model, y0: np.ndarray, t: float, tol: float, weight: float) -> Equilibrium:
-    """A tow (a held end moving at t): the steady state in the moving frame by
-    steady.settle (frame "towed") from the analytic start y0; converged when settle's
-    own test holds (the holder forces' and the free end's ranges over its window)."""
+    """A tow (a held end moving at constant velocity at t): the steady state in the moving
+    frame by steady.settle (frame "towed") on the straight tow (:func:`_straight_tow`) from
+    the analytic start y0; converged when settle's own test holds (the holder forces' and
+    the free end's ranges over its window). For the node formulations the settled shape is
+    moved back by the tow's travel so that it sits where the towed end is at t."""
     from .steady import NotSettledError, settle
 
+    tow, vel = _straight_tow(model.case, t)
     try:
-        st = settle(model.case, y0=y0, t0=t, frame="towed")
-    except NotSettledError as exc:
+        st = settle(tow, y0=y0, t0=t, frame="towed", time_limit=t + TOW_TIME)
+    except (NotSettledError, ValueError) as exc:
         raise StaticsError(f"towed case: no steady state in the moving frame ({exc}); "
-                           "tried steady.settle from the analytic start") from exc
-    eq = Equilibrium(model=st.continuation.model, y=st.state.copy(), positions=st.position,
-                     residual=float(max(st.variation.values(), default=0.0)), tol=tol,
-                     converged=True, iterations=0, load_steps=1, t=st.time, method="steady",
-                     weight=weight)
+                           "tried steady.settle on the straight tow from the analytic "
+                           "start") from exc
+    y = st.state.copy()
+    m = st.continuation.model
+    t_eq = st.time
+    v = next(iter(vel.values()))
+    if m.name in ("lumped_mass", "higher_order") and not getattr(m, "winch", False):
+        ns = m.data.n_nodes
+        y[:3 * ns].reshape(ns, 3)[:] -= v[None, :] * (st.time - t)
+        t_eq = t
+        m = model  # the case's own model: its ends are where the tow's are at t
+    eq = Equilibrium(model=m, y=y, positions=np.asarray(
+        m.outputs(np.array([t_eq]), y[None, :])["position"][0]),
+        residual=float(max(st.variation.values(), default=0.0)), tol=tol,
+        converged=True, iterations=0, load_steps=1, t=t_eq, method="steady", weight=weight)
     return eq
 
 
