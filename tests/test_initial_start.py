@@ -242,16 +242,6 @@ def test_both_ends_at_one_point_hang_a_loop_each_holder_half_the_weight():
     assert np.allclose(np.linalg.norm(_var(r, "end_force"), axis=1), half, rtol=1e-6)
 
 
-def test_a_tow_whose_trajectory_stops_early_is_bad_input():
-    """A vessel under way at t = 0 makes the equilibrium a steady tow, settled over a run
-    the trajectory must cover: a table that stops at 2 s is an error naming its key."""
-    tow = dict(t=[0.0, 2.0], x=[0.25, 2.25], y=[0.0, 0.0], z=[0.0, 0.0])
-    c = _case(start=dict(type="prescribed", interpolation="linear", trajectory=tow),
-              initial=dict(shape="equilibrium"))
-    with pytest.raises(CaseError, match=r"^start\.trajectory: ends at 2 s"):
-        run_case(c, progress=False)
-
-
 def test_a_grounded_line_with_friction_starts_still_in_every_driver():
     """A seabed catenary with Coulomb friction (mu = 0.5) from its equilibrium: the
     drivers hand on the statics' friction anchors (start.InitialState.run_arrays), so the
