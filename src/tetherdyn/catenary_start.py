@@ -113,9 +113,10 @@ def _two_ends(case: Case, s: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.nda
     horiz = chord + rise * down
     span = float(np.linalg.norm(horiz))
     cl = float(np.linalg.norm(chord))
-    if w == 0.0 or (L <= cl and span >= 1e-6 * L):
-        # weightless or taut: straight along the chord (stretched or not; a weightless
-        # slack line has no unique shape: straight, compressed)
+    if w == 0.0:
+        # weightless: straight along the chord (stretched or not; a weightless slack line
+        # has no unique shape: straight, compressed). A taut line with weight sags a
+        # little: the elastic catenary takes length < chord too.
         return a[None, :] + (s / L)[:, None] * chord[None, :]
     if span < 1e-6 * L:
         return _one_vertical(case, s, a, b, down)
