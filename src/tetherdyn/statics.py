@@ -591,7 +591,7 @@ def line_weight(case: Case, positions: np.ndarray) -> float:
     medium each node is in, times |g|), plus at free ends |payload wet weight| and |applied
     force|, plus the normal drag of a uniform current on the whole line (½ ρ cd_n d |U|² L)
     and on an end body (½ ρ drag_area |U|²): every load the line must carry. At least
-    1e-6 of the dry weight (a neutrally buoyant, unloaded line), 1 N without any of
+    1e-3 of the dry weight (a neutrally buoyant, unloaded line), 1 N without any of
     these."""
     from .models.base import lumped_nodes
 
@@ -617,8 +617,8 @@ def line_weight(case: Case, positions: np.ndarray) -> float:
         total += 0.5 * env.fluid_density * end.drag_area * speed2
     dry = float(np.sum(mass)) * g
     # a neutrally buoyant, unloaded line: its wet weight is rounding; the scale is then
-    # 1e-6 of its dry weight (1 N without gravity either)
-    return max(total, 1e-6 * dry) if max(total, dry) > 0.0 else 1.0
+    # 1e-3 of its dry weight (1 N without gravity either)
+    return max(total, 1e-3 * dry) if max(total, dry) > 0.0 else 1.0
 
 
 def _coords_per_node(model) -> int:
