@@ -113,10 +113,30 @@ def _two_ends(case: Case, s: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.nda
     horiz = chord + rise * down
     span = float(np.linalg.norm(horiz))
     cl = float(np.linalg.norm(chord))
-    if w == 0.0 or (L <= cl and span >= 1e-6 * L):
-        # weightless or taut: straight along the chord (stretched or not; a weightless
-        # slack line has no unique shape: straight, compressed)
+    dry = t.linear_mass * float(np.linalg.norm(case.environment.gravity))
+    weightless = w <= 1e-9 * dry or w == 0.0
+    if weightless and L <= cl:  # taut and weightless: straight, stretched
         return a[None, :] + (s / L)[:, None] * chord[None, :]
+    if weightless:
+        # slack and weightless (or neutrally buoyant): no unique shape; any shape whose
+        # elements keep their unstretched length is at rest. The inextensible chain under
+        # a fictitious unit load along gravity (or the hint) is one.
+        down = _down(case)
+        rise = -float(chord @ down)
+        span = float(np.linalg.norm(chord + rise * down))
+        if span < 1e-6 * L:
+            return _one_vertical(case, s, a, b, down)
+        e_h = (chord + rise * down) / span
+        try:
+            sol = elastic_catenary(span, rise, L, 1.0, math.inf)
+            pos = a[None, :] + sol.x(s)[:, None] * e_h[None, :] - sol.z(s)[:, None] * \
+                down[None, :]
+        except (ValueError, RuntimeError, ArithmeticError):
+            return a[None, :] + (s / L)[:, None] * chord[None, :]
+        unit = np.zeros((len(s), 3))
+        unit[:] = down
+        exact = _discrete_two_ends(case, s, a, b, pos, loads=unit, EA=math.inf)
+        return pos if exact is None else exact
     if span < 1e-6 * L:
         return _one_vertical(case, s, a, b, down)
     e_h = horiz / span
@@ -280,16 +300,19 @@ def _chain(top: np.ndarray, ds: np.ndarray, T: np.ndarray, EA: float,
 
 
 def _discrete_two_ends(case: Case, s: np.ndarray, a: np.ndarray, b: np.ndarray,
-                       pos: np.ndarray) -> np.ndarray | None:
+                       pos: np.ndarray, loads: np.ndarray | None = None,
+                       EA: float | None = None) -> np.ndarray | None:
     """The lumped chain's own equilibrium between held ends a and b, from the guess
     ``pos``: node k's balance T_k = T_{k-1} − f_k (f the node loads) leaves the first
     element's tension vector T_0 as the only unknown; three equations r_N(T_0) = b are
     solved by Newton (finite-difference 3×3 Jacobian), with the loads' dependence on the
     shape (drag orientation, water level) by fixed-point passes. Exact for lumped_mass
     under weight alone (validation/catenary.py's closed form is its planar case). None
-    where it does not converge."""
+    where it does not converge. ``loads`` (n, 3) [N] and ``EA`` [N] replace the case's
+    (a fictitious load for a weightless line)."""
     t = case.tether
-    EA = t.EA or math.inf
+    if EA is None:
+        EA = t.EA or math.inf
     ds = np.diff(s)
     L = float(s[-1] - s[0])
     chord = b - a
@@ -297,7 +320,7 @@ def _discrete_two_ends(case: Case, s: np.ndarray, a: np.ndarray, b: np.ndarray,
     # T_0 from the guess: the first element's direction, its stretch or the load scale
     e0 = pos[1] - pos[0]
     l0 = float(np.linalg.norm(e0))
-    f = _node_loads(case, ds, pos, None)
+    f = _node_loads(case, ds, pos, None) if loads is None else loads
     scale = float(np.sum(np.linalg.norm(f, axis=1))) + 1e-300
     strain = l0 / ds[0] - 1.0
     T0 = e0 / max(l0, 1e-300) * (EA * strain if math.isfinite(EA) and strain > 0
@@ -336,7 +359,7 @@ def _discrete_two_ends(case: Case, s: np.ndarray, a: np.ndarray, b: np.ndarray,
             return None
         T = np.vstack([T0[None, :], T0[None, :] - C])
         new = _chain(a, ds, T, EA, hint)
-        f_new = _node_loads(case, ds, new, None)
+        f_new = _node_loads(case, ds, new, None) if loads is None else loads
         moved = float(np.max(np.abs(new - pos)))
         pos, f = new, f_new
         if moved <= 1e-12 * L:

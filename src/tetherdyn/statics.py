@@ -258,27 +258,26 @@ def _factor(K: np.ndarray):
 
 
 #: bending on the spline through the nodes (lumped_mass ``bending: true``, higher_order):
-#: nodes each side inside the statics' Jacobian band (the spline's coupling falls by
-#: 2 − √3 ≈ 0.27 per node: 0.27⁶ ≈ 4e-4 is folded outside it)
+#: the fewest nodes each side inside the statics' Jacobian band (statics_band)
 BENDING_BAND_NODES = 6
 
 
 def statics_band(model) -> int:
     """Half-bandwidth [q indices] of the stiffness the static Newton uses: the model's
     band, widened where the spline through the nodes couples every node to all others
-    (its influence falls by 2 − √3 ≈ 0.27 per node). lumped_mass ``bending: true``:
-    BENDING_BAND_NODES each side (the coupling is the bending shear). higher_order: the
-    elements' curved lengths carry the coupling through the axial stiffness EA/L_e, which
-    must stay below 1e-3 of the line's geometric stiffness ~ w L / L_e outside the band:
-    k nodes with 0.27^k · EA / (w L) <= 1e-3 (measured: the jacobian rows of a 20-element
-    line with EA/(w L) = 1e4 fall to 2e-5 of the diagonal 6 nodes out, and Newton then
-    stalls at 1e-5 of the weight; 13 nodes converge in 4 iterations)."""
+    (its influence falls by 2 − √3 ≈ 0.27 per node): higher_order (the elements' curved
+    lengths) and lumped_mass ``bending: true``. What the band leaves out, relative to the
+    axial stiffness EA/L_e, must stay below 1e-3 of the line's geometric stiffness
+    ~ w L / L_e: k >= BENDING_BAND_NODES nodes with 0.27^k · EA / (w L) <= 1e-3.
+    Measured: a 20-element higher_order line with EA/(w L) = 1e4 stalls at 1e-5 of its
+    weight with 6 nodes and converges in 4 iterations with 13; the lumped_mass jumper
+    (EA/(w L) = 4e3) polishes to 6.7e-4 N with 6 nodes, to 3.7e-6 N with the exact
+    Jacobian."""
     b = int(model.band)
     case = model.case
     decay = 2.0 - math.sqrt(3.0)
-    if model.name == "lumped_mass" and getattr(model, "bending", False):
-        b = max(b, 3 * BENDING_BAND_NODES + 2)
-    elif model.name == "higher_order":
+    if model.name == "higher_order" or (model.name == "lumped_mass"
+                                        and getattr(model, "bending", False)):
         t = case.tether
         w = abs(t.linear_mass - case.environment.fluid_density * t.displaced) * float(
             np.linalg.norm(case.environment.gravity))
@@ -592,7 +591,7 @@ def line_weight(case: Case, positions: np.ndarray) -> float:
     medium each node is in, times |g|), plus at free ends |payload wet weight| and |applied
     force|, plus the normal drag of a uniform current on the whole line (½ ρ cd_n d |U|² L)
     and on an end body (½ ρ drag_area |U|²): every load the line must carry. At least
-    1e-6 of the dry weight (a neutrally buoyant, unloaded line), 1 N without any of
+    1e-3 of the dry weight (a neutrally buoyant, unloaded line), 1 N without any of
     these."""
     from .models.base import lumped_nodes
 
@@ -618,8 +617,8 @@ def line_weight(case: Case, positions: np.ndarray) -> float:
         total += 0.5 * env.fluid_density * end.drag_area * speed2
     dry = float(np.sum(mass)) * g
     # a neutrally buoyant, unloaded line: its wet weight is rounding; the scale is then
-    # 1e-6 of its dry weight (1 N without gravity either)
-    return max(total, 1e-6 * dry) if max(total, dry) > 0.0 else 1.0
+    # 1e-3 of its dry weight (1 N without gravity either)
+    return max(total, 1e-3 * dry) if max(total, dry) > 0.0 else 1.0
 
 
 def _coords_per_node(model) -> int:
@@ -789,8 +788,38 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
     raise _error(best.model, best.y, t, best.residual, tol, tried, node=best.worst)
 
 
+#: after convergence, Newton iterations more towards the rounding floor (a start at
+#: 1e-6 of the weight is not still: a node with a residual f creeps at ~f/(m ω) on the
+#: slow modes; 3.9e-4 m/s measured for the jumper, 3.8e-8 m/s at 4.5e-11 of the weight)
+POLISH_ITER = 4
+
+
+def _polish(eq: Equilibrium, anchors) -> Equilibrium:
+    """A converged Newton solution taken a few full Newton steps further (POLISH_ITER),
+    kept where they lower the residual."""
+    if not eq.model.n_q or eq.method == "steady" or eq.residual == 0.0:
+        return eq
+    nq = eq.model.n_q
+    free = np.flatnonzero(np.asarray(eq.model.held) == 0)
+    y = eq.y.copy()
+    y[nq:] = 0.0
+    case = eq.model.case
+    scale = case.tether.length / max(eq.model.n_elements, 1)
+    y2, res, it = _newton(eq.model, y, eq.t, free, 0.0, POLISH_ITER, scale, False,
+                          damped=False, band=statics_band(eq.model))
+    if res < eq.residual and np.all(np.isfinite(y2)):
+        eq.y = y2
+        eq.residual = res
+        eq.iterations += it
+        eq.positions = np.asarray(eq.model.outputs(np.array([eq.t]), y2[None, :])
+                                  ["position"][0])
+        eq.worst = -1
+    return eq
+
+
 def _done(eq: Equilibrium, weight: float, anchors: np.ndarray | None = None
           ) -> Equilibrium:
+    eq = _polish(eq, anchors)
     eq.weight = weight
     eq.anchors = None if anchors is None else np.array(anchors, copy=True)
     return eq
