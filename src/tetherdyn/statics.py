@@ -15,8 +15,9 @@ re-exported here for the callers that import it from statics.
 * :func:`solve` — the robust pipeline of issue 18 for every formulation (analytic start of
   catenary_start.py, Newton with load and stiffness continuation, dynamic relaxation,
   towed cases by steady.settle), converged at ``max |F_free| <= rtol · weight``
-  (:func:`line_weight`), else :class:`StaticsError`; :func:`initial_state` gives its
-  state for ``initial: {shape: equilibrium}``. docs/statics.md, "The solver".
+  (:func:`line_weight`), else :class:`StaticsError`. A run's initial state for
+  ``initial: {shape: equilibrium}`` comes from ``start.initial_state`` (which calls
+  :func:`solve`). docs/statics.md, "The solver".
 
 Convergence is judged by the force residual ``max |F_free|`` [N] at the full load, never by
 an iteration count or a solver's exit flag (seed 004 digest §5.1.6: a general root finder
@@ -35,7 +36,7 @@ from .estimates import static_top_tension
 from .models import build_model
 
 __all__ = ["static_top_tension", "equilibrium", "Equilibrium", "free_force",
-           "force_jacobian", "solve", "StaticsError", "line_weight", "initial_state",
+           "force_jacobian", "solve", "StaticsError", "line_weight",
            "statics_band"]
 
 
@@ -1036,10 +1037,3 @@ def _steady(model, y0: np.ndarray, t: float, tol: float, weight: float) -> Equil
         converged=True, iterations=0, load_steps=1, t=t_eq, method="steady", weight=weight)
     return eq
 
-
-def initial_state(model, t: float = 0.0) -> np.ndarray:
-    """The state [q, 0] of the model's static equilibrium at time ``t`` [s] (:func:`solve`;
-    a tow: its steady state), for ``initial: {shape: equilibrium}``. Raises
-    :class:`StaticsError` when nothing converges. A seabed's friction anchors come with
-    :func:`solve`'s ``Equilibrium.run_arrays()``."""
-    return solve(model, t=t).y.copy()
