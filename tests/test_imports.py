@@ -38,7 +38,7 @@ LAYERS: list[tuple[str, ...]] = [
     # declaration type of models/supports.py (imports nothing from the package)
     ("tetherdyn._version", "tetherdyn._jit", "tetherdyn.analytic", "tetherdyn.hydro",
      "tetherdyn.waves", "tetherdyn.sea", "tetherdyn.spline", "tetherdyn.boundary",
-     "tetherdyn.paths", "tetherdyn.models.supports"),
+     "tetherdyn.paths", "tetherdyn.models.supports", "tetherdyn.rigid_body"),
     # what the formulations share: winch kernels, initial shape, case-level estimates
     ("tetherdyn.winch", "tetherdyn.initial", "tetherdyn.estimates", "tetherdyn.catenary_start"),
     # the formulations and their registry

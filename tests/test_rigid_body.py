@@ -1,0 +1,342 @@
+"""The 6-DOF rigid body (rigid_body.py, issue 19) against what nobody here wrote.
+
+References: Euler's equations (a torque-free body keeps its kinetic energy and its angular
+momentum about the centre of gravity, its centre of gravity moves uniformly, and its
+rotation about the intermediate principal axis is unstable while those about the major
+and minor axes are stable: the Dzhanibekov effect, Landau & Lifshitz Mechanics §37);
+the linear heave and pitch periods of a floating body, 2 pi sqrt((m + A33) / (rho g Awp))
+and 2 pi sqrt((I + A55) / (rho g V GM)) (Newman, Marine Hydrodynamics §6.16); the small
+oscillations of a rigid body hung on a string (the 2x2 eigenproblem of the linearised
+Lagrangian); the terminal velocity of a body sinking in a current; scipy's rotations for
+the roll/pitch/yaw convention (intrinsic x-y'-z'', MoorDyn-C's Euler2Quat).
+
+Bodies are stepped by the house's RK4 loop (integrate/explicit.py) with the kernels below:
+the body's derivative plus, for the pendulum, one spring from a fixed point to a body
+point, and the quaternion normalised after each step as a system's ``enforce`` does.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from pydantic import ValidationError
+from scipy.spatial.transform import Rotation
+
+from tetherdyn import load_case, rigid_body, sea
+from tetherdyn._jit import kernel
+from tetherdyn.integrate.explicit import compiled_loop, rk4_chunk
+
+RHO = 1025.0
+G = 9.81
+
+
+def _sea(**environment):
+    case = load_case(dict(
+        tether=dict(length=1.0, diameter=0.01, mass_per_length=1.0, EA=1e5),
+        model=dict(type="lumped_mass", elements=2),
+        solver=dict(dt=1e-3, duration=0.1),
+        environment={"fluid_density": RHO, **environment}))
+    return sea.sea_arrays(case.environment, np.zeros((2, 3)), 0)
+
+
+# -- the test's system: one body, optionally one spring from a fixed point ------------------
+
+
+@kernel
+def _rhs(t, y, dydt, data):
+    props, par, cur, wind, waves, grid, spring, f6, work, pv = data
+    for k in range(6):
+        f6[k] = 0.0
+    if spring[0] > 0.0:  # spring: [k, rest length, anchor (3), body point (3)]
+        rigid_body.attachment_kinematics(y, spring[5:8], pv[0:3], pv[3:6])
+        dx = pv[0] - spring[2]
+        dy = pv[1] - spring[3]
+        dz = pv[2] - spring[4]
+        L = math.sqrt(dx * dx + dy * dy + dz * dz)
+        f = -spring[0] * (L - spring[1]) / L
+        pv[6] = f * dx
+        pv[7] = f * dy
+        pv[8] = f * dz
+        rigid_body.add_attachment_load(y, spring[5:8], pv[6:9], f6)
+    rigid_body.body_derivative(t, y, f6, props, par, cur, wind, waves, grid, 0.0, 0.0, -G,
+                               work, dydt)
+
+
+@kernel
+def _enforce(t, y, data):
+    rigid_body.normalize_quaternion(y)
+
+
+@kernel
+def _remesh(t, y, data):
+    pass
+
+
+@kernel
+def _check(t, y, data):
+    return -1
+
+
+class _System:
+    rhs, enforce, remesh, check = _rhs, _enforce, _remesh, _check
+
+
+def _run(body, y0, dt, n_steps, every=1, spring=None, arrays=None):
+    """States (n_steps // every + 1, 13) from y0, every ``every`` steps of RK4 at dt."""
+    a = _sea() if arrays is None else arrays
+    props = rigid_body.body_props(body, RHO, G)
+    data = (props, a["sea_par"], a["sea_current"], a["sea_wind"], a["sea_waves"],
+            a["sea_grid"], np.zeros(8) if spring is None else np.asarray(spring, float),
+            np.zeros(6), np.zeros(rigid_body.WORK_SIZE), np.zeros(9))
+    n_out = n_steps // every
+    Y = np.empty((n_out + 1, 13))
+    Y[0] = y0
+    y = np.array(y0, dtype=float)
+    k = [np.empty(13) for _ in range(5)]
+    info = np.zeros(4)
+    done = compiled_loop(rk4_chunk, _System)(data, 0.0, dt, 0, every, n_out, y, Y[1:], *k,
+                                             info)
+    assert done == n_out and info[0] == 0
+    return Y
+
+
+def _rotations(Y):
+    return np.stack([rigid_body.rotation_matrix(q) for q in Y[:, 3:7]])
+
+
+def _period(t, x):
+    """Mean period [s] from the upward zero crossings of x (linear interpolation)."""
+    s = np.flatnonzero((x[:-1] < 0) & (x[1:] >= 0))
+    tc = t[s] - x[s] * (t[s + 1] - t[s]) / (x[s + 1] - x[s])
+    assert tc.size >= 3
+    return float(np.mean(np.diff(tc)))
+
+
+# -- rotations --------------------------------------------------------------------------------
+
+
+def test_roll_pitch_yaw_round_trip_and_convention():
+    rng = np.random.default_rng(19)
+    for _ in range(50):
+        r, p, yw = rng.uniform(-np.pi, np.pi), rng.uniform(-1.5, 1.5), rng.uniform(-np.pi, np.pi)
+        q = rigid_body.quaternion_from_rpy(r, p, yw)
+        assert abs(np.linalg.norm(q) - 1) < 1e-15
+        np.testing.assert_allclose(rigid_body.rpy_from_quaternion(q), [r, p, yw], atol=1e-12)
+        # intrinsic x-y'-z'' (scipy's upper-case sequence): R = Rx(roll) Ry(pitch) Rz(yaw)
+        ref = Rotation.from_euler("XYZ", [r, p, yw]).as_matrix()
+        np.testing.assert_allclose(rigid_body.rotation_matrix(q), ref, atol=1e-14)
+        # the quaternion of any sign gives the same angles
+        np.testing.assert_allclose(rigid_body.rpy_from_quaternion(-2.0 * q), [r, p, yw],
+                                   atol=1e-12)
+
+
+def test_body_rates_are_the_rotation_derivative():
+    """w (body axes) of changing roll, pitch, yaw equals vee(R^T dR/dt) (central difference
+    of scipy's matrices)."""
+    ang = np.array([0.3, -0.7, 2.1])
+    rate = np.array([0.4, -1.1, 0.25])
+    h = 1e-6
+    Rm = Rotation.from_euler("XYZ", ang - h * rate).as_matrix()
+    Rp = Rotation.from_euler("XYZ", ang + h * rate).as_matrix()
+    R = Rotation.from_euler("XYZ", ang).as_matrix()
+    W = R.T @ (Rp - Rm) / (2 * h)
+    w_ref = [W[2, 1], W[0, 2], W[1, 0]]
+    np.testing.assert_allclose(rigid_body.body_rates_from_rpy(*ang, *rate), w_ref, atol=1e-8)
+
+
+# -- torque-free bodies -----------------------------------------------------------------------
+
+
+def test_torque_free_body_conserves_energy_and_momenta():
+    """Reference point away from the centre of gravity, full inertia tensor: the centre of
+    gravity moves uniformly, and the energy and the angular momentum about the centre of
+    gravity (world axes) keep their values to the RK4's accuracy."""
+    Ig = np.array([[2.0, 0.3, -0.1], [0.3, 3.0, 0.2], [-0.1, 0.2, 4.0]])
+    c = np.array([0.3, -0.2, 0.5])
+    body = rigid_body.Body(mass=5.0, inertia=Ig.tolist(), center_of_gravity=c.tolist(),
+                           velocity=[0.2, -0.1, 0.3], angular_velocity=[0.7, -1.2, 2.0])
+    y0 = rigid_body.initial_state(body)
+    y0[3:7] = rigid_body.quaternion_from_rpy(0.4, 0.2, -1.0)
+    dt, n = 2e-3, 5000
+    Y = _run(body, y0, dt, n, every=50)
+    # no gravity's effect on rotation: it acts at G; take it out of the momentum
+    t = np.arange(Y.shape[0]) * 50 * dt
+    R = _rotations(Y)
+    w = Y[:, 10:13]
+    vG = Y[:, 7:10] + np.einsum("kij,kj->ki", R, np.cross(w, c))
+    pG = 5.0 * (vG - np.outer(t, [0.0, 0.0, -G]))
+    np.testing.assert_allclose(pG, np.broadcast_to(pG[0], pG.shape), atol=1e-9)
+    H = np.einsum("kij,jl,kl->ki", R, Ig, w)
+    np.testing.assert_allclose(H, np.broadcast_to(H[0], H.shape), rtol=0, atol=1e-9)
+    E = 0.5 * np.einsum("ki,ij,kj->k", w, Ig, w)
+    assert np.max(np.abs(E / E[0] - 1)) < 1e-11
+    assert np.max(np.abs(np.linalg.norm(Y[:, 3:7], axis=1) - 1)) < 1e-14
+
+
+@pytest.mark.parametrize("axis, stable", [(0, True), (1, False), (2, True)])
+def test_dzhanibekov_intermediate_axis_is_unstable(axis, stable):
+    """Spin 2 rad/s about a principal axis, 1e-4 rad/s about the others: about the
+    intermediate one (I = 2 of 1, 2, 3) the spin reverses within 30 s (growth rate
+    2 sqrt(1/3) /s); about the minor and major ones it keeps its direction and size."""
+    body = rigid_body.Body(mass=1.0, inertia=[1.0, 2.0, 3.0])
+    y0 = rigid_body.initial_state(body)
+    y0[10:13] = 1e-4
+    y0[10 + axis] = 2.0
+    Y = _run(body, y0, 5e-3, 6000, every=10)
+    spin = Y[:, 10 + axis]
+    if stable:
+        assert np.min(spin) > 0.99 * 2.0
+    else:
+        assert np.min(spin) < -0.99 * 2.0
+
+
+# -- floating body ----------------------------------------------------------------------------
+
+
+def test_free_heave_decay_period():
+    """Heave period 2 pi sqrt((m + A33) / (rho g Awp)) of a body floating with its
+    reference point at the water level (m = rho V), from 0.2 m down."""
+    V, Awp, A33 = 50.0, 20.0, 3.0e4
+    m = RHO * V
+    body = rigid_body.Body(mass=m, inertia=[8e5, 8e5, 1e6], volume=V,
+                           center_of_gravity=[0, 0, -1.0], center_of_buoyancy=[0, 0, -1.2],
+                           waterplane=dict(area=Awp, inertia=[100.0, 100.0, 0.0]),
+                           added_mass=[1e4, 1e4, A33, 1e5, 1e5, 1e5])
+    y0 = rigid_body.initial_state(body)
+    y0[2] = -0.2
+    T_ref = 2 * math.pi * math.sqrt((m + A33) / (RHO * G * Awp))
+    dt = T_ref / 2000
+    Y = _run(body, y0, dt, 8000, arrays=_sea(water_level=0.0))
+    T = _period(np.arange(Y.shape[0]) * dt, Y[:, 2])
+    assert abs(T / T_ref - 1) < 1e-6, (T, T_ref)
+    np.testing.assert_allclose(Y[:, 2].min(), -0.2, rtol=1e-6)  # no damping
+    np.testing.assert_allclose(Y[:, 2].max(), 0.2, rtol=1e-6)
+
+
+def test_free_pitch_decay_period_with_metacentric_height():
+    """Pitch period 2 pi sqrt((I + A55) / (rho g V GM)), GM = Iwp / V + zB - zG, I about the
+    centre of gravity (below the reference point at the water level), from 0.5 deg."""
+    V, Iyy_wp, zG, zB, Ig, A55 = 40.0, 120.0, -0.4, -0.9, 5.0e5, 2.0e5
+    m = RHO * V
+    GM = Iyy_wp / V + zB - zG
+    body = rigid_body.Body(mass=m, inertia=[Ig, Ig, 1.2 * Ig], volume=V,
+                           center_of_gravity=[0, 0, zG], center_of_buoyancy=[0, 0, zB],
+                           waterplane=dict(area=30.0, inertia=[Iyy_wp, Iyy_wp, 0.0]),
+                           added_mass=[0.0, 0.0, 0.0, A55, A55, A55])
+    y0 = rigid_body.initial_state(body)
+    theta0 = math.radians(0.5)
+    y0[3:7] = rigid_body.quaternion_from_rpy(0.0, theta0, 0.0)
+    # the centre of gravity at rest where a level body has it: no surge drift
+    y0[0] = -zG * math.sin(theta0)
+    y0[2] = zG * (1 - math.cos(theta0))
+    T_ref = 2 * math.pi * math.sqrt((Ig + A55) / (RHO * G * V * GM))
+    dt = T_ref / 2000
+    Y = _run(body, y0, dt, 8000, every=2, arrays=_sea(water_level=0.0))
+    pitch = np.array([rigid_body.rpy_from_quaternion(q)[1] for q in Y[:, 3:7]])
+    T = _period(np.arange(Y.shape[0]) * 2 * dt, pitch)
+    assert abs(T / T_ref - 1) < 2e-4, (T, T_ref)
+
+
+# -- a body on a spring -----------------------------------------------------------------------
+
+
+def test_body_hung_on_a_spring_swings_as_the_linear_pendulum():
+    """A string of length L (a stiff spring, stretched by m g / k) pinned to a fixed point
+    and to a body point h above its centre of gravity: at small angles the 2x2 eigenproblem
+    M = [[m L^2, m L h], [m L h, m h^2 + I]], K = diag(m g L, m g h) (string angle a, body
+    tilt b). Started in each mode's shape, the body swings at that mode's period."""
+    m, Iyy, h, L0, k = 50.0, 4.0, 0.5, 2.0, 2.0e6
+    L = L0 + m * G / k
+    M = np.array([[m * L * L, m * L * h], [m * L * h, m * h * h + Iyy]])
+    K = np.diag([m * G * L, m * G * h])
+    lam, vec = np.linalg.eig(np.linalg.solve(M, K))
+    # reference point away from both the attachment and the centre of gravity
+    r_att = np.array([0.1, 0.0, 0.2])
+    cg = r_att - [0.0, 0.0, h]
+    body = rigid_body.Body(mass=m, inertia=[3.0, Iyy, 3.5], center_of_gravity=cg.tolist())
+    anchor = np.zeros(3)
+    spring = [k, L0, *anchor, *r_att]
+    for j in range(2):
+        omega = math.sqrt(lam[j])
+        a, b = 0.01 * vec[:, j] / np.max(np.abs(vec[:, j]))
+        y0 = rigid_body.initial_state(body)
+        q = rigid_body.quaternion_from_rpy(0.0, -b, 0.0)  # pitch -b moves the CG by +h b
+        y0[3:7] = q
+        R = rigid_body.rotation_matrix(q)
+        att = anchor + L * np.array([math.sin(a), 0.0, -math.cos(a)])
+        y0[0:3] = att - R @ r_att
+        T_ref = 2 * math.pi / omega
+        dt = min(T_ref / 1000, 2e-4)
+        n = int(4.2 * T_ref / dt)
+        Y = _run(body, y0, dt, n, spring=spring)
+        xg = Y[:, 0] + np.einsum("kj,j->k", _rotations(Y)[:, 0, :], cg)
+        T = _period(np.arange(Y.shape[0]) * dt, xg)
+        assert abs(T / T_ref - 1) < 5e-4, (j, T, T_ref)
+
+
+# -- drag in a current ------------------------------------------------------------------------
+
+
+def test_sinking_body_in_a_current_reaches_terminal_velocity():
+    """Net weight (m - rho V) g against -rho/2 CdA_z w^2 (per body axis): w = sqrt(2 (m -
+    rho V) g / (rho CdA_z)); horizontally the body drifts with the current (sea.py's
+    profile at its depth)."""
+    V, m, cda = 0.5, 700.0, 0.8
+    body = rigid_body.Body(mass=m, inertia=[50.0, 50.0, 50.0], volume=V,
+                           drag_area=[1.0, 1.0, cda], rotational_drag_area=[5.0, 5.0, 5.0],
+                           added_mass=[100.0, 100.0, 100.0, 10.0, 10.0, 10.0],
+                           position=[0.0, 0.0, -10.0])
+    w_ref = math.sqrt(2 * (m - RHO * V) * G / (RHO * cda))
+    Y = _run(body, rigid_body.initial_state(body), 2e-3, 15000, every=100,
+             arrays=_sea(current=[0.4, -0.3, 0.0]))
+    np.testing.assert_allclose(Y[-1, 7:10], [0.4, -0.3, -w_ref], rtol=0, atol=1e-9 * w_ref)
+
+
+# -- the case spec ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec, key, words", [
+    (dict(mass=1.0, inertia=[1.0, 1.0, 3.0]), "inertia", "triangle"),
+    (dict(mass=1.0, inertia=[[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]), "inertia", "symmetric"),
+    (dict(mass=1.0, inertia=[1.0, 1.0]), "inertia", "3 numbers"),
+    (dict(mass=1.0, inertia=[0.0, 1.0, 1.0]), "inertia", "positive definite"),
+    (dict(mass=0.0, inertia=[1.0, 1.0, 1.0]), "mass", "mass > 0"),
+    (dict(type="coupled"), "trajectory", "required"),
+    (dict(type="fixed", trajectory=dict(t=[0, 1])), "trajectory", "only a coupled"),
+    (dict(type="coupled", trajectory=dict(t=[0, 1], x=[0, 1], y=[0, 0], z=[0, 0],
+                                          roll_deg=[0, 0], pitch_deg=[0, 0])),
+     "trajectory", "yaw_deg"),
+    (dict(type="fixed", velocity=[1.0, 0, 0]), "velocity", "only a free body"),
+    (dict(mass=1.0, inertia=[1, 1, 1], added_mass=[0, 0, -1, 0, 0, 0]), "added_mass", ">= 0"),
+    (dict(mass=1.0, inertia=[1, 1, 1], waterplane=dict(area=1.0),
+          hydrostatic_stiffness=np.zeros((6, 6)).tolist()), "hydrostatic_stiffness", "not both"),
+    (dict(mass=1.0, inertia=[1, 1, 1], hydrostatic_stiffness=np.eye(6).tolist()),
+     "hydrostatic_stiffness", "surge, sway or yaw"),
+    (dict(mass=1.0, inertia=[1, 1, 1], waterplane=dict(area=0.0)), "area", "greater than 0"),
+    (dict(mass=1.0, inertia=[1, 1, 1], colour="red"), "colour", "xtra"),
+])
+def test_bad_body_is_refused_naming_the_key(spec, key, words):
+    with pytest.raises(ValidationError) as err:
+        rigid_body.Body.model_validate(spec)
+    text = str(err.value)
+    assert key in text and words in text, text
+
+
+def test_coupled_body_trajectory_and_hydrostatic_matrix_are_read():
+    body = rigid_body.Body.model_validate(dict(
+        type="coupled", mass=1.0, inertia=[1, 1, 1],
+        trajectory=dict(t=[0, 1, 2], x=[0, 1, 2], y=[0, 0, 0], z=[0, 0, 0],
+                        roll_deg=[0, 10, 20], pitch_deg=[0, 0, 0], yaw_deg=[0, 0, 0])))
+    pos, ang = body.motion(None)
+    p, v, _ = pos.evaluate(1.0)
+    r, dr, _ = ang.evaluate(1.0)
+    np.testing.assert_allclose(p, [1, 0, 0])
+    np.testing.assert_allclose(r, [math.radians(10), 0, 0])
+    K = np.zeros((6, 6))
+    K[2:5, 2:5] = [[1e5, 0, 2e3], [0, 4e6, 0], [2e3, 0, 5e6]]
+    b = rigid_body.Body(mass=1.0, inertia=[1, 1, 1], hydrostatic_stiffness=K.tolist())
+    props = rigid_body.body_props(b, RHO, G)
+    assert props[rigid_body.HYDRO] == rigid_body.MATRIX
+    np.testing.assert_array_equal(props[rigid_body.K_HS:rigid_body.K_HS + 9], K[2:5, 2:5].ravel())
