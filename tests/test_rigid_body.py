@@ -8,7 +8,8 @@ the linear heave and pitch periods of a floating body, 2 pi sqrt((m + A33) / (rh
 and 2 pi sqrt((I + A55) / (rho g V GM)) (Newman, Marine Hydrodynamics §6.16); the small
 oscillations of a rigid body hung on a string (the 2x2 eigenproblem of the linearised
 Lagrangian); the terminal velocity of a body sinking in a current; scipy's rotations for
-the roll/pitch/yaw convention (intrinsic x-y'-z'', MoorDyn-C's Euler2Quat).
+the roll/pitch/yaw convention (intrinsic x-y'-z'', MoorDyn-C's Euler2Quat) and MoorDyn
+2.7.2 itself (peer) for where points on a rotated body are.
 
 Bodies are stepped by the house's RK4 loop (integrate/explicit.py) with the kernels below:
 the body's derivative plus, for the pendulum, one spring from a fixed point to a body
@@ -131,6 +132,69 @@ def test_roll_pitch_yaw_round_trip_and_convention():
         np.testing.assert_allclose(rigid_body.rpy_from_quaternion(-2.0 * q), [r, p, yw],
                                    atol=1e-12)
 
+
+_DECK = """--------------------- MoorDyn Input File ------------------------------------
+a fixed body at roll {r} pitch {p} yaw {y} deg with three points on it
+---------------------- LINE TYPES -------------------------------------------
+TypeName  Diam   Mass/m  EA      BA/-zeta  EI   Cd   Ca   CdAx  CaAx
+(name)    (m)    (kg/m)  (N)     (N-s/-)   (-)  (-)  (-)  (-)   (-)
+rope      0.02   0.5     5.0e4   -0.8      0    1.2  1.0  0.2   0.3
+---------------------- BODIES -----------------------------------------------
+ID   Attachment  X0   Y0   Z0   r0   p0   y0   Mass  CG*  I*  Volume  CdA*  Ca*
+(#)  (word)      (m)  (m)  (m)  (deg) (deg) (deg) (kg) (m) (kg-m^2) (m^3) (m^2) (-)
+1    Fixed       1.0  2.0  -3.0  {r}  {p}  {y}  0  0  0  0  0  0
+---------------------- POINTS -----------------------------------------------
+ID  Attachment  X     Y    Z      Mass  Volume  CdA   Ca
+(#) (word)      (m)   (m)  (m)    (kg)  (m^3)   (m^2) (-)
+1   Body1       1.0   0.0  0.0    0.0   0.0     0.0   0.0
+2   Body1       0.0   1.0  0.0    0.0   0.0     0.0   0.0
+3   Body1       0.3  -0.5  2.0    0.0   0.0     0.0   0.0
+4   Fixed      10.0   0.0 -20.0   0.0   0.0     0.0   0.0
+---------------------- LINES ------------------------------------------------
+ID  LineType  AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
+(#) (name)    (ID)     (ID)     (m)       (-)      (-)
+1   rope      4        3        25.0      10       p
+---------------------- OPTIONS ----------------------------------------------
+1e-3     dtM        time step (s)
+9.80665  g          gravity (m/s^2)
+1025     WtrDnsty   water density (kg/m^3)
+100      WtrDpth    water depth (m)
+0        TmaxIC     no initial-condition solve
+1        disableOutput
+1        disableOutTime
+---------------------- OUTPUTS ----------------------------------------------
+END
+------------------------- need this line -----------------------------------
+"""
+
+
+def test_moordyn_puts_body_points_where_we_do(tmp_path):
+    """MoorDyn (peer) places points attached to a body at roll, pitch, yaw where
+    p + R r puts them, and reports the angles it was given."""
+    moordyn = pytest.importorskip("moordyn")
+    from validation.peers.moordyn import _quiet_fd
+
+    local = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.3, -0.5, 2.0]])
+    for rpy in ((25.0, -40.0, 70.0), (-100.0, 15.0, -160.0)):
+        deck = tmp_path / "body.dat"
+        deck.write_text(_DECK.format(r=rpy[0], p=rpy[1], y=rpy[2]))
+        with _quiet_fd():
+            system = moordyn.Create(str(deck))
+            moordyn.Init_NoIC(system, [], [])
+            pts = np.array([moordyn.GetPointPos(moordyn.GetPoint(system, i))
+                            for i in (1, 2, 3)])
+            ang = moordyn.GetBodyAngle(moordyn.GetBody(system, 1))
+            moordyn.Close(system)
+        state = np.zeros(13)
+        state[0:3] = [1.0, 2.0, -3.0]
+        state[3:7] = rigid_body.quaternion_from_rpy(*np.radians(rpy))
+        pos, vel = np.zeros(3), np.zeros(3)
+        for r, p_md in zip(local, pts, strict=True):
+            rigid_body.attachment_kinematics(state, r, pos, vel)
+            np.testing.assert_allclose(pos, p_md, atol=1e-12)
+        np.testing.assert_allclose(rigid_body.rpy_from_quaternion(state[3:7]),
+                                   np.radians(rpy), atol=1e-12)
+        np.testing.assert_allclose(ang, np.radians(rpy), atol=1e-12)
 
 def test_body_rates_are_the_rotation_derivative():
     """w (body axes) of changing roll, pitch, yaw equals vee(R^T dR/dt) (central difference
