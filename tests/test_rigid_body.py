@@ -210,6 +210,31 @@ def test_body_rates_are_the_rotation_derivative():
     np.testing.assert_allclose(rigid_body.body_rates_from_rpy(*ang, *rate), w_ref, atol=1e-8)
 
 
+
+def test_coupled_state_follows_the_trajectory():
+    """A coupled body's state from its 6-DOF table: position and angles as the table's
+    interpolants, the quaternion of the angles, the body rates as vee(R^T dR/dt) of scipy's
+    matrices along the interpolated angles (central difference)."""
+    body = rigid_body.Body.model_validate(dict(
+        type="coupled", trajectory=dict(
+            t=[0, 1, 2, 3], x=[0, 1, 3, 4], y=[0, -1, 0, 2], z=[-5, -4, -5, -6],
+            roll_deg=[0, 20, -10, 5], pitch_deg=[0, 10, 30, 0], yaw_deg=[0, -40, 20, 90])))
+    pos, ang = body.motion(None)
+    m, y = np.zeros((3, 3)), np.zeros(13)
+    for t in (0.3, 1.0, 1.7, 2.9):
+        rigid_body.coupled_state(pos.breaks, pos.coeffs, ang.breaks, ang.coeffs, t, m, y)
+        p, v, _ = pos.evaluate(t)
+        np.testing.assert_allclose(y[0:3], p, atol=1e-14)
+        np.testing.assert_allclose(y[7:10], v, atol=1e-14)
+        a, _, _ = ang.evaluate(t)
+        np.testing.assert_allclose(rigid_body.rotation_matrix(y[3:7]),
+                                   Rotation.from_euler("XYZ", a).as_matrix(), atol=1e-14)
+        h = 1e-6
+        Rm = Rotation.from_euler("XYZ", ang.evaluate(t - h)[0]).as_matrix()
+        Rp = Rotation.from_euler("XYZ", ang.evaluate(t + h)[0]).as_matrix()
+        W = rigid_body.rotation_matrix(y[3:7]).T @ (Rp - Rm) / (2 * h)
+        np.testing.assert_allclose(y[10:13], [W[2, 1], W[0, 2], W[1, 0]], atol=1e-7)
+
 # -- torque-free bodies -----------------------------------------------------------------------
 
 
@@ -279,16 +304,26 @@ def test_free_heave_decay_period():
     np.testing.assert_allclose(Y[:, 2].max(), 0.2, rtol=1e-6)
 
 
-def test_free_pitch_decay_period_with_metacentric_height():
+@pytest.mark.parametrize("hydrostatics", ["waterplane", "matrix"])
+def test_free_pitch_decay_period_with_metacentric_height(hydrostatics):
     """Pitch period 2 pi sqrt((I + A55) / (rho g V GM)), GM = Iwp / V + zB - zG, I about the
-    centre of gravity (below the reference point at the water level), from 0.5 deg."""
+    centre of gravity (below the reference point at the water level), from 0.5 deg; the
+    hydrostatics as a waterplane, or as the matrix an OrcaFlex user gives (K33 = rho g Awp,
+    K44 = K55 = rho g (Iwp + V zB), the weight's -m g zG left out)."""
     V, Iyy_wp, zG, zB, Ig, A55 = 40.0, 120.0, -0.4, -0.9, 5.0e5, 2.0e5
     m = RHO * V
     GM = Iyy_wp / V + zB - zG
+    if hydrostatics == "waterplane":
+        hs = dict(center_of_buoyancy=[0, 0, zB],
+                  waterplane=dict(area=30.0, inertia=[Iyy_wp, Iyy_wp, 0.0]))
+    else:
+        K = np.zeros((6, 6))
+        K[2, 2] = RHO * G * 30.0
+        K[3, 3] = K[4, 4] = RHO * G * (Iyy_wp + V * zB)
+        hs = dict(hydrostatic_stiffness=K.tolist())
     body = rigid_body.Body(mass=m, inertia=[Ig, Ig, 1.2 * Ig], volume=V,
-                           center_of_gravity=[0, 0, zG], center_of_buoyancy=[0, 0, zB],
-                           waterplane=dict(area=30.0, inertia=[Iyy_wp, Iyy_wp, 0.0]),
-                           added_mass=[0.0, 0.0, 0.0, A55, A55, A55])
+                           center_of_gravity=[0, 0, zG],
+                           added_mass=[0.0, 0.0, 0.0, A55, A55, A55], **hs)
     y0 = rigid_body.initial_state(body)
     theta0 = math.radians(0.5)
     y0[3:7] = rigid_body.quaternion_from_rpy(0.0, theta0, 0.0)

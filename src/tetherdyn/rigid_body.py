@@ -28,14 +28,14 @@ import numpy as np
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from ._jit import inline_kernel, kernel
-from .boundary import Trajectory, _read_csv, load_trajectory
+from .boundary import Trajectory, _read_csv, eval_motion, load_trajectory
 from .sea import FLUID_OUT, HAS_SURFACE, RHO_WATER, WATER_LEVEL, fluid_at
 
 __all__ = [
     "Body", "Waterplane", "STATE_SIZE", "N_PROPS", "WORK_SIZE", "body_props",
     "initial_state", "attachment_kinematics", "add_attachment_load", "body_derivative",
     "normalize_quaternion", "quaternion_from_rpy", "rpy_from_quaternion",
-    "rotation_matrix", "body_rates_from_rpy", "mass_matrix",
+    "rotation_matrix", "body_rates_from_rpy", "mass_matrix", "coupled_state",
 ]
 
 #: entries of one body's state
@@ -138,6 +138,32 @@ def normalize_quaternion(state):
     n = math.sqrt(state[3] ** 2 + state[4] ** 2 + state[5] ** 2 + state[6] ** 2)
     for k in range(QUAT, QUAT + 4):
         state[k] /= n
+
+
+@kernel
+def coupled_state(pos_breaks, pos_coeffs, ang_breaks, ang_coeffs, t, m, state_out):
+    """The state (13 entries, into ``state_out``) of a coupled body at time t [s] from its
+    trajectory (:meth:`Body.motion`: position and roll/pitch/yaw pieces): position and
+    velocity, the quaternion of the angles and the body-axes angular velocity of their
+    rates (:func:`body_rates_from_rpy`). ``m``: a (3, 3) scratch array (eval_motion's)."""
+    eval_motion(pos_breaks, pos_coeffs, t, m)
+    for a in range(3):
+        state_out[a] = m[0, a]
+        state_out[7 + a] = m[1, a]
+    eval_motion(ang_breaks, ang_coeffs, t, m)
+    r, p, y = m[0, 0], m[0, 1], m[0, 2]
+    cr, sr = math.cos(0.5 * r), math.sin(0.5 * r)
+    cp, sp = math.cos(0.5 * p), math.sin(0.5 * p)
+    cy, sy = math.cos(0.5 * y), math.sin(0.5 * y)
+    # q_x(roll) q_y(pitch) q_z(yaw), as quaternion_from_rpy
+    state_out[3] = cr * cp * cy - sr * sp * sy
+    state_out[4] = sr * cp * cy + cr * sp * sy
+    state_out[5] = cr * sp * cy - sr * cp * sy
+    state_out[6] = cr * cp * sy + sr * sp * cy
+    wx, wy, wz = body_rates_from_rpy(r, p, y, m[1, 0], m[1, 1], m[1, 2])
+    state_out[10] = wx
+    state_out[11] = wy
+    state_out[12] = wz
 
 
 @kernel
