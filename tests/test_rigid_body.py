@@ -343,6 +343,50 @@ def test_free_pitch_decay_period_with_metacentric_height(hydrostatics):
     assert abs(T / T_ref - 1) < 2e-4, (T, T_ref)
 
 
+
+@pytest.mark.parametrize("yaw_deg", [0.0, 35.0])
+def test_hydrostatic_stiffness_is_newmans_matrix(yaw_deg):
+    """-d(F_z, M_x, M_y)/d(heave, roll, pitch) of the body's static loads (weight at G,
+    buoyancy at B, the waterplane), by central differences about the reference point at the
+    water level, equals Newman's restoring matrix (Marine Hydrodynamics §6.16):
+    C33 = rho g A, C34 = rho g A y_f, C35 = -rho g A x_f, C44 = rho g (int y^2 + V zB) -
+    m g zG, C45 = -rho g int x y, C55 = rho g (int x^2 + V zB) - m g zG, in world axes
+    (the waterplane's moments, centroid and centres turned by the body's yaw)."""
+    A, xf, yf, Ixx, Iyy, Ixy = 30.0, 0.7, -0.4, 150.0, 260.0, -20.0
+    V, m, cg, cb = 40.0, 3.5e4, [0.2, -0.1, -0.6], [-0.3, 0.25, -1.1]
+    body = rigid_body.Body(mass=m, inertia=[4e5, 5e5, 6e5], volume=V, center_of_gravity=cg,
+                           center_of_buoyancy=cb,
+                           waterplane=dict(area=A, centre=[xf, yf], inertia=[Ixx, Iyy, Ixy]))
+    a = _sea(water_level=0.0)
+    props = rigid_body.body_props(body, RHO, G)
+    M6 = rigid_body.mass_matrix(body)
+    psi = math.radians(yaw_deg)
+
+    def load(zeta, roll, pitch):
+        y = np.zeros(13)
+        y[2] = zeta
+        y[3:7] = rigid_body.quaternion_from_rpy(roll, pitch, psi)
+        out = np.zeros(13)
+        rigid_body.body_derivative(0.0, y, np.zeros(6), props, a["sea_par"], a["sea_current"],
+                                   a["sea_wind"], a["sea_waves"], a["sea_grid"], 0.0, 0.0,
+                                   -G, np.zeros(rigid_body.WORK_SIZE), out)
+        R = rigid_body.rotation_matrix(y[3:7])
+        f6 = M6 @ np.concatenate([R.T @ out[7:10], out[10:13]])  # body axes
+        return np.array([(R @ f6[:3])[2], *(R @ f6[3:])[:2]])
+
+    h = 1e-6
+    C = np.column_stack([-(load(*(h * e)) - load(*(-h * e))) / (2 * h) for e in np.eye(3)])
+    Q = np.array([[math.cos(psi), -math.sin(psi)], [math.sin(psi), math.cos(psi)]])
+    P = Q @ np.array([[Iyy, Ixy], [Ixy, Ixx]]) @ Q.T  # [[int x^2, int xy], [., int y^2]]
+    xw, yw = Q @ [xf, yf]
+    zB, zG = cb[2], cg[2]
+    C_ref = RHO * G * np.array([[A, A * yw, -A * xw],
+                                [A * yw, P[1, 1] + V * zB, -P[0, 1]],
+                                [-A * xw, -P[0, 1], P[0, 0] + V * zB]])
+    C_ref[1, 1] -= m * G * zG
+    C_ref[2, 2] -= m * G * zG
+    np.testing.assert_allclose(C, C_ref, rtol=0, atol=1e-6 * np.abs(C_ref).max())
+
 # -- a body on a spring -----------------------------------------------------------------------
 
 
@@ -383,16 +427,18 @@ def test_body_hung_on_a_spring_swings_as_the_linear_pendulum():
 # -- drag in a current ------------------------------------------------------------------------
 
 
-def test_sinking_body_in_a_current_reaches_terminal_velocity():
-    """Net weight (m - rho V) g against -rho/2 CdA_z w^2 (per body axis): w = sqrt(2 (m -
-    rho V) g / (rho CdA_z)); horizontally the body drifts with the current (sea.py's
-    profile at its depth)."""
-    V, m, cda = 0.5, 700.0, 0.8
+@pytest.mark.parametrize("roll_deg, vertical_axis", [(0.0, 2), (90.0, 1)])
+def test_sinking_body_in_a_current_reaches_terminal_velocity(roll_deg, vertical_axis):
+    """Net weight (m - rho V) g against -rho/2 CdA w^2 of the body axis that is vertical
+    (z level, y rolled by 90 deg): w = sqrt(2 (m - rho V) g / (rho CdA)); horizontally the
+    body drifts with the current (sea.py's profile at its depth)."""
+    V, m = 0.5, 700.0
+    cdas = [1.0, 1.3, 0.8]
     body = rigid_body.Body(mass=m, inertia=[50.0, 50.0, 50.0], volume=V,
-                           drag_area=[1.0, 1.0, cda], rotational_drag_area=[5.0, 5.0, 5.0],
+                           drag_area=cdas, rotational_drag_area=[5.0, 5.0, 5.0],
                            added_mass=[100.0, 100.0, 100.0, 10.0, 10.0, 10.0],
-                           position=[0.0, 0.0, -10.0])
-    w_ref = math.sqrt(2 * (m - RHO * V) * G / (RHO * cda))
+                           position=[0.0, 0.0, -10.0], orientation_deg=[roll_deg, 0.0, 0.0])
+    w_ref = math.sqrt(2 * (m - RHO * V) * G / (RHO * cdas[vertical_axis]))
     Y = _run(body, rigid_body.initial_state(body), 2e-3, 15000, every=100,
              arrays=_sea(current=[0.4, -0.3, 0.0]))
     np.testing.assert_allclose(Y[-1, 7:10], [0.4, -0.3, -w_ref], rtol=0, atol=1e-9 * w_ref)
