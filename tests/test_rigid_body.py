@@ -490,3 +490,28 @@ def test_coupled_body_trajectory_and_hydrostatic_matrix_are_read():
     props = rigid_body.body_props(b, RHO, G)
     assert props[rigid_body.HYDRO] == rigid_body.MATRIX
     np.testing.assert_array_equal(props[rigid_body.K_HS:rigid_body.K_HS + 9], K[2:5, 2:5].ravel())
+
+
+def test_body_errors_name_the_key_in_its_case(tmp_path):
+    """Hydrostatics need a water level; a coupled body's CSV table is read from the case's
+    folder, its problems named under the body's key path."""
+    env = load_case(dict(
+        tether=dict(length=1.0, diameter=0.01, mass_per_length=1.0, EA=1e5),
+        model=dict(type="lumped_mass", elements=2),
+        solver=dict(dt=1e-3, duration=0.1))).environment
+    floating = rigid_body.Body(mass=1.0, inertia=[1, 1, 1], waterplane=dict(area=2.0))
+    errors = rigid_body.body_errors(floating, env, tmp_path, "bodies[1]")
+    assert errors == ["bodies[1].waterplane: a floating body's hydrostatics need "
+                      "environment.water_level (the heave is measured from it)"]
+    (tmp_path / "motion.csv").write_text("t,x,y,z,roll_deg,pitch_deg\n0,0,0,0,0,0\n"
+                                         "1,1,0,0,0,0\n")
+    coupled = rigid_body.Body(type="coupled", trajectory="motion.csv")
+    errors = rigid_body.body_errors(coupled, env, tmp_path, "bodies[0]")
+    assert len(errors) == 1 and errors[0].startswith("bodies[0].trajectory: missing column")
+    assert "yaw_deg" in errors[0]
+    (tmp_path / "motion.csv").write_text("t,x,y,z,roll_deg,pitch_deg,yaw_deg\n0,0,0,0,0,0,0\n"
+                                         "1,1,0,0,0,0,10\n")
+    assert rigid_body.body_errors(coupled, env, tmp_path, "bodies[0]") == []
+    lost = rigid_body.Body(type="coupled", trajectory="lost.csv")
+    errors = rigid_body.body_errors(lost, env, tmp_path, "bodies[3]")
+    assert len(errors) == 1 and errors[0].startswith("bodies[3].trajectory: file")

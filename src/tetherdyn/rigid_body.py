@@ -36,6 +36,7 @@ __all__ = [
     "initial_state", "attachment_kinematics", "add_attachment_load", "body_derivative",
     "normalize_quaternion", "quaternion_from_rpy", "rpy_from_quaternion",
     "rotation_matrix", "body_rates_from_rpy", "mass_matrix", "coupled_state",
+    "body_errors",
 ]
 
 #: entries of one body's state
@@ -568,7 +569,10 @@ class Body(_Section):
             path = Path(spec)
             if not path.is_absolute() and base_dir is not None:
                 path = base_dir / path
-            cols = _read_csv(path)
+            try:
+                cols = _read_csv(path)
+            except ValueError as exc:
+                raise ValueError(f"trajectory: {exc}") from None
         else:
             cols = dict(spec)
         missing = [c for c in _TRAJ_COLUMNS if c not in cols]
@@ -588,6 +592,25 @@ class Body(_Section):
         except (TypeError, ValueError) as exc:
             raise ValueError(f"trajectory: {exc}") from None
         return pos, ang
+
+
+def body_errors(body: Body, environment, base_dir: Path | None, where: str) -> list[str]:
+    """What a valid ``body`` cannot do in its case (a system's semantic check calls this):
+    hydrostatics without ``environment.water_level`` (duck typed), a coupled body's CSV
+    trajectory that cannot be read. Each message starts with the key path ``where`` (e.g.
+    ``bodies[2]``) and the body's key."""
+    errors = []
+    if getattr(environment, "water_level", None) is None:
+        for key in ("waterplane", "hydrostatic_stiffness"):
+            if getattr(body, key) is not None:
+                errors.append(f"{where}.{key}: a floating body's hydrostatics need "
+                              "environment.water_level (the heave is measured from it)")
+    if body.type == "coupled":
+        try:
+            body.motion(base_dir)
+        except ValueError as exc:
+            errors.append(f"{where}.{exc}")
+    return errors
 
 
 def mass_matrix(body: Body, scale: float = 1.0) -> np.ndarray:
