@@ -268,7 +268,8 @@ def body_derivative(t, state, f6_lines, props, sea_par, sea_current, sea_wind, s
     reference point) and the linear waterplane restoring; quadratic drag on the flow
     relative to the reference point, per body axis, and on the rotation; Morison fluid
     inertia (rho V + added mass) times the flow's acceleration for a body with no
-    hydrostatics. Newton-Euler about the reference point with the centre of gravity offset
+    hydrostatics; Kirchhoff's velocity terms of the added mass. Newton-Euler about the
+    reference point with the centre of gravity offset
     (gyroscopic and centripetal terms included), the 6x6 mass matrix with added mass solved
     by Cholesky in ``work``; the quaternion rate q' = q (0, w) / 2, tangent to the norm."""
     R = _rot(state[3], state[4], state[5], state[6])
@@ -350,6 +351,21 @@ def body_derivative(t, state, f6_lines, props, sea_par, sea_current, sea_wind, s
         Mbx += h * props[DRAG + 3] * wx
         Mby += h * props[DRAG + 4] * wy
         Mbz += h * props[DRAG + 5] * wz
+        # Kirchhoff's velocity terms of the added mass on the relative motion (the fluid's
+        # impulse P = A_t u and angular impulse A_r w turn with the body; Lamb,
+        # Hydrodynamics §124): A_t (w x u) - w x P, and -w x (A_r w) - u x P (the Munk
+        # moment); A_t a is in the mass matrix
+        at0, at1, at2 = scale * props[ADDED], scale * props[ADDED + 1], scale * props[ADDED + 2]
+        Px, Py, Pz = at0 * ubx, at1 * uby, at2 * ubz
+        Fbx += at0 * (wy * ubz - wz * uby) - (wy * Pz - wz * Py)
+        Fby += at1 * (wz * ubx - wx * ubz) - (wz * Px - wx * Pz)
+        Fbz += at2 * (wx * uby - wy * ubx) - (wx * Py - wy * Px)
+        hx = scale * props[ADDED + 3] * wx
+        hy = scale * props[ADDED + 4] * wy
+        hz = scale * props[ADDED + 5] * wz
+        Mbx -= (wy * hz - wz * hy) + (uby * Pz - ubz * Py)
+        Mby -= (wz * hx - wx * hz) + (ubz * Px - ubx * Pz)
+        Mbz -= (wx * hy - wy * hx) + (ubx * Py - uby * Px)
         if hydro == NONE:
             # Morison inertia of the flow's acceleration: Froude-Krylov rho V a plus the
             # added mass's share A a (seed 004 eqs. (2.14)-(2.15), per body axis)
