@@ -544,3 +544,41 @@ def test_body_errors_name_the_key_in_its_case(tmp_path):
     lost = rigid_body.Body(type="coupled", trajectory="lost.csv")
     errors = rigid_body.body_errors(lost, env, tmp_path, "bodies[3]")
     assert len(errors) == 1 and errors[0].startswith("bodies[3].trajectory: file")
+
+
+def test_body_loads_at_rest_in_a_current():
+    """A tilted body at rest in a uniform current: the loads are the lines' load, the weight
+    at G, Archimedes' buoyancy at B, the drag -rho/2 CdA_i |u| u_i on the body axes of the
+    relative velocity u = -U, and no other force but the Munk moment -u x (A_t u) of the
+    steady stream (d'Alembert; Newman, Marine Hydrodynamics §4.13) (world axes, moments
+    about the reference point); and the derivative's accelerations are what the mass
+    matrix makes of them."""
+    m, V = 900.0, 0.6
+    cg, cb = np.array([0.1, 0.2, -0.3]), np.array([-0.2, 0.1, 0.4])
+    cda = np.array([0.9, 1.4, 2.2])
+    body = rigid_body.Body(mass=m, inertia=[40.0, 50.0, 60.0], center_of_gravity=cg.tolist(),
+                           volume=V, center_of_buoyancy=cb.tolist(), drag_area=cda.tolist(),
+                           added_mass=[50.0, 60.0, 70.0, 5.0, 6.0, 7.0],
+                           position=[1.0, 2.0, -30.0], orientation_deg=[20.0, -35.0, 60.0])
+    U = np.array([0.8, -0.5, 0.1])
+    a = _sea(current=U.tolist())
+    y = rigid_body.initial_state(body)
+    R = rigid_body.rotation_matrix(y[3:7])
+    f6_lines = np.array([100.0, -50.0, 2000.0, 30.0, -10.0, 5.0])
+    args = (rigid_body.body_props(body, RHO, G), a["sea_par"], a["sea_current"],
+            a["sea_wind"], a["sea_waves"], a["sea_grid"], 0.0, 0.0, -G,
+            np.zeros(rigid_body.WORK_SIZE))
+    out6 = np.zeros(6)
+    rigid_body.body_loads(0.0, y, f6_lines, *args, out6)
+    g = np.array([0.0, 0.0, -G])
+    ub = R.T @ (-U)
+    drag = R @ (-0.5 * RHO * cda * np.linalg.norm(U) * ub)
+    F = f6_lines[:3] + m * g - RHO * V * g + drag
+    munk = R @ -np.cross(ub, np.array([50.0, 60.0, 70.0]) * ub)
+    M = f6_lines[3:] + np.cross(R @ cg, m * g) + np.cross(R @ cb, -RHO * V * g) + munk
+    np.testing.assert_allclose(out6, np.concatenate([F, M]), rtol=1e-13, atol=1e-10)
+    dy = np.zeros(13)
+    rigid_body.body_derivative(0.0, y, f6_lines, *args, dy)
+    acc = np.concatenate([R.T @ dy[7:10], dy[10:13]])
+    np.testing.assert_allclose(rigid_body.mass_matrix(body) @ acc,
+                               np.concatenate([R.T @ F, R.T @ M]), rtol=1e-12, atol=1e-9)

@@ -36,7 +36,7 @@ __all__ = [
     "initial_state", "attachment_kinematics", "add_attachment_load", "body_derivative",
     "normalize_quaternion", "quaternion_from_rpy", "rpy_from_quaternion",
     "rotation_matrix", "body_rates_from_rpy", "mass_matrix", "coupled_state",
-    "body_errors",
+    "body_errors", "body_loads",
 ]
 
 #: entries of one body's state
@@ -255,23 +255,13 @@ def _fill_mass(props, scale, A):
             A[6 * a + 3 + b] = A[6 * (3 + b) + a]
 
 
-@kernel
-def body_derivative(t, state, f6_lines, props, sea_par, sea_current, sea_wind, sea_waves,
-                    sea_grid, gx, gy, gz, work, out):
-    """d(state)/dt (13 entries, into ``out``) of a free body at time t [s].
-
-    ``f6_lines``: the lines' and points' load on the body, force [N] and moment about the
-    reference point [N m], world axes (:func:`add_attachment_load`); ``props``:
-    :func:`body_props`; the sea's arrays (sea.SEA_FIELDS); gravity [m/s^2]; ``work``:
-    :data:`WORK_SIZE` entries of scratch. Loads (docs/bodies.md): weight at the centre of
-    gravity; buoyancy rho V g at the centre of buoyancy (hydrostatic matrix: at the
-    reference point) and the linear waterplane restoring; quadratic drag on the flow
-    relative to the reference point, per body axis, and on the rotation; Morison fluid
-    inertia (rho V + added mass) times the flow's acceleration for a body with no
-    hydrostatics; Kirchhoff's velocity terms of the added mass. Newton-Euler about the
-    reference point with the centre of gravity offset
-    (gyroscopic and centripetal terms included), the 6x6 mass matrix with added mass solved
-    by Cholesky in ``work``; the quaternion rate q' = q (0, w) / 2, tangent to the norm."""
+@inline_kernel
+def _loads(t, state, f6_lines, props, sea_par, sea_current, sea_wind, sea_waves, sea_grid,
+           gx, gy, gz, work, b):
+    """The loads on the body into b[0:6] (force, moment about the reference point; body
+    axes) and the added mass's scale (the medium's density over the water's): the lines'
+    ``f6_lines`` plus weight, buoyancy, hydrostatics, drag, Morison and Kirchhoff terms
+    (body_derivative's docstring). work[_FL:_FL + 8] is scratch."""
     R = _rot(state[3], state[4], state[5], state[6])
     px, py, pz = state[0], state[1], state[2]
     vx, vy, vz = state[7], state[8], state[9]
@@ -376,23 +366,74 @@ def body_derivative(t, state, f6_lines, props, sea_par, sea_current, sea_wind, s
             Fbx += (rv + scale * props[ADDED]) * abx
             Fby += (rv + scale * props[ADDED + 1]) * aby
             Fbz += (rv + scale * props[ADDED + 2]) * abz
+    b[0] = Fbx
+    b[1] = Fby
+    b[2] = Fbz
+    b[3] = Mbx
+    b[4] = Mby
+    b[5] = Mbz
+    return scale
+
+
+@kernel
+def body_loads(t, state, f6_lines, props, sea_par, sea_current, sea_wind, sea_waves,
+               sea_grid, gx, gy, gz, work, out6):
+    """Everything that acts on the body at ``state`` and time t [s], into ``out6``: force
+    [N] and moment about the reference point [N m], world axes — the lines' ``f6_lines``
+    plus weight, buoyancy, hydrostatics, drag, the flow's Morison inertia and the added
+    mass's velocity terms (arguments as :func:`body_derivative`); not the body's own
+    inertia nor the added mass times the body's acceleration. What a coupled body's host
+    is given is the system's choice from these (docs/bodies.md)."""
+    _loads(t, state, f6_lines, props, sea_par, sea_current, sea_wind, sea_waves, sea_grid,
+           gx, gy, gz, work, out6)
+    R = _rot(state[3], state[4], state[5], state[6])
+    fx, fy, fz = out6[0], out6[1], out6[2]
+    mx, my, mz = out6[3], out6[4], out6[5]
+    for a in range(3):
+        out6[a] = R[3 * a] * fx + R[3 * a + 1] * fy + R[3 * a + 2] * fz
+        out6[3 + a] = R[3 * a] * mx + R[3 * a + 1] * my + R[3 * a + 2] * mz
+
+
+@kernel
+def body_derivative(t, state, f6_lines, props, sea_par, sea_current, sea_wind, sea_waves,
+                    sea_grid, gx, gy, gz, work, out):
+    """d(state)/dt (13 entries, into ``out``) of a free body at time t [s].
+
+    ``f6_lines``: the lines' and points' load on the body, force [N] and moment about the
+    reference point [N m], world axes (:func:`add_attachment_load`); ``props``:
+    :func:`body_props`; the sea's arrays (sea.SEA_FIELDS); gravity [m/s^2]; ``work``:
+    :data:`WORK_SIZE` entries of scratch. Loads (docs/bodies.md): weight at the centre of
+    gravity; buoyancy rho V g at the centre of buoyancy (hydrostatic matrix: at the
+    reference point) and the linear waterplane restoring; quadratic drag on the flow
+    relative to the reference point, per body axis, and on the rotation; Morison fluid
+    inertia (rho V + added mass) times the flow's acceleration for a body with no
+    hydrostatics; Kirchhoff's velocity terms of the added mass. Newton-Euler about the
+    reference point with the centre of gravity offset
+    (gyroscopic and centripetal terms included), the 6x6 mass matrix with added mass solved
+    by Cholesky in ``work``; the quaternion rate q' = q (0, w) / 2, tangent to the norm."""
+    R = _rot(state[3], state[4], state[5], state[6])
+    vx, vy, vz = state[7], state[8], state[9]
+    wx, wy, wz = state[10], state[11], state[12]
+    m = props[MASS]
+    b = work[_B:_B + 6]
+    scale = _loads(t, state, f6_lines, props, sea_par, sea_current, sea_wind, sea_waves,
+                   sea_grid, gx, gy, gz, work, b)
     # velocity-dependent inertia terms to the right-hand side: -m w x (w x c) and
     # -w x (I_ref w) (Newton-Euler about the reference point)
     c0, c1, c2 = props[R_CG], props[R_CG + 1], props[R_CG + 2]
     tx = wy * c2 - wz * c1
     ty = wz * c0 - wx * c2
     tz = wx * c1 - wy * c0
-    b = work[_B:_B + 6]
-    b[0] = Fbx - m * (wy * tz - wz * ty)
-    b[1] = Fby - m * (wz * tx - wx * tz)
-    b[2] = Fbz - m * (wx * ty - wy * tx)
+    b[0] -= m * (wy * tz - wz * ty)
+    b[1] -= m * (wz * tx - wx * tz)
+    b[2] -= m * (wx * ty - wy * tx)
     Ir = props[I_REF:I_REF + 9]
     hx = Ir[0] * wx + Ir[1] * wy + Ir[2] * wz
     hy = Ir[3] * wx + Ir[4] * wy + Ir[5] * wz
     hz = Ir[6] * wx + Ir[7] * wy + Ir[8] * wz
-    b[3] = Mbx - (wy * hz - wz * hy)
-    b[4] = Mby - (wz * hx - wx * hz)
-    b[5] = Mbz - (wx * hy - wy * hx)
+    b[3] -= wy * hz - wz * hy
+    b[4] -= wz * hx - wx * hz
+    b[5] -= wx * hy - wy * hx
     A = work[_A:_A + 36]
     _fill_mass(props, scale, A)
     _solve6(A, b)
