@@ -342,8 +342,8 @@ def test_free_heave_decay_period():
 def test_free_pitch_decay_period_with_metacentric_height(hydrostatics):
     """Pitch period 2 pi sqrt((I + A55) / (rho g V GM)), GM = Iwp / V + zB - zG, I about the
     centre of gravity (below the reference point at the water level), from 0.5 deg; the
-    hydrostatics as a waterplane, or as the matrix an OrcaFlex user gives (K33 = rho g Awp,
-    K44 = K55 = rho g (Iwp + V zB), the weight's -m g zG left out)."""
+    hydrostatics as a waterplane, or as a matrix (WAMIT's hydrostatic C without the weight's
+    terms: K33 = rho g Awp, K44 = K55 = rho g (Iwp + V zB))."""
     V, Iyy_wp, zG, zB, Ig, A55 = 40.0, 120.0, -0.4, -0.9, 5.0e5, 2.0e5
     m = RHO * V
     GM = Iyy_wp / V + zB - zG

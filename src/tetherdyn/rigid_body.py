@@ -255,13 +255,19 @@ def _fill_mass(props, scale, A):
             A[6 * a + 3 + b] = A[6 * (3 + b) + a]
 
 
-@inline_kernel
+@kernel
 def _loads(t, state, f6_lines, props, sea_par, sea_current, sea_wind, sea_waves, sea_grid,
            gx, gy, gz, work, b):
     """The loads on the body into b[0:6] (force, moment about the reference point; body
     axes) and the added mass's scale (the medium's density over the water's): the lines'
     ``f6_lines`` plus weight, buoyancy, hydrostatics, drag, Morison and Kirchhoff terms
-    (body_derivative's docstring). work[_FL:_FL + 8] is scratch."""
+    (body_derivative's docstring). work[_FL:_FL + 8] is scratch.
+
+    Called, not inlined, by body_derivative and body_loads: sea.fluid_at's inlined wave
+    kinematics compile once (~20 s less from an empty cache, under load) for ~0.1 µs per
+    call (benchmarks/bench_rigid_body.py, under load: inlined 0.42-0.48, called 0.55-0.58
+    µs per derivative); 4 calls per RK4 step are ~2 % of the ~21 µs step of 3 x 40
+    lumped_mass segments (172.9 ns per node-step, benchmarks/results_sea.md)."""
     R = _rot(state[3], state[4], state[5], state[6])
     px, py, pz = state[0], state[1], state[2]
     vx, vy, vz = state[7], state[8], state[9]
