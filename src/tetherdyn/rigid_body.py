@@ -86,23 +86,27 @@ def _rot(qw, qx, qy, qz):
             2.0 * (x * z - w * y), 2.0 * (y * z + w * x), 1.0 - 2.0 * (x * x + y * y))
 
 
+@inline_kernel
+def _quat_of_rpy(roll, pitch, yaw):
+    """(qw, qx, qy, qz) of roll, pitch, yaw [rad]: q_x(roll) q_y(pitch) q_z(yaw)."""
+    cr, sr = math.cos(0.5 * roll), math.sin(0.5 * roll)
+    cp, sp = math.cos(0.5 * pitch), math.sin(0.5 * pitch)
+    cy, sy = math.cos(0.5 * yaw), math.sin(0.5 * yaw)
+    # (cr + sr i)(cp + sp j)(cy + sy k), Hamilton products
+    return (cr * cp * cy - sr * sp * sy, sr * cp * cy + cr * sp * sy,
+            cr * sp * cy - sr * cp * sy, cr * cp * sy + sr * sp * cy)
+
+
 def rotation_matrix(q) -> np.ndarray:
-    """R (3, 3) of the quaternion q = [qw, qx, qy, qz] (normalised first): body -> world."""
-    return np.array(_rot(*(float(c) for c in q))).reshape(3, 3)
+    """R (3, 3) of the quaternion q = [qw, qx, qy, qz] (normalised first): body -> world
+    (the kernels' own code, run by Python)."""
+    return np.array(_rot.py_func(*(float(c) for c in q))).reshape(3, 3)
 
 
 def quaternion_from_rpy(roll: float, pitch: float, yaw: float) -> np.ndarray:
     """The unit quaternion [qw, qx, qy, qz] of roll, pitch, yaw [rad] (MoorDyn-C's
     convention, module docstring): q = q_x(roll) q_y(pitch) q_z(yaw)."""
-    cr, sr = math.cos(roll / 2), math.sin(roll / 2)
-    cp, sp = math.cos(pitch / 2), math.sin(pitch / 2)
-    cy, sy = math.cos(yaw / 2), math.sin(yaw / 2)
-    # (cr + sr i)(cp + sp j)(cy + sy k), Hamilton products
-    w = cr * cp * cy - sr * sp * sy
-    x = sr * cp * cy + cr * sp * sy
-    y = cr * sp * cy - sr * cp * sy
-    z = cr * cp * sy + sr * sp * cy
-    return np.array([w, x, y, z])
+    return np.array(_quat_of_rpy.py_func(float(roll), float(pitch), float(yaw)))
 
 
 def rpy_from_quaternion(q) -> np.ndarray:
@@ -153,14 +157,11 @@ def coupled_state(pos_breaks, pos_coeffs, ang_breaks, ang_coeffs, t, m, state_ou
         state_out[7 + a] = m[1, a]
     eval_motion(ang_breaks, ang_coeffs, t, m)
     r, p, y = m[0, 0], m[0, 1], m[0, 2]
-    cr, sr = math.cos(0.5 * r), math.sin(0.5 * r)
-    cp, sp = math.cos(0.5 * p), math.sin(0.5 * p)
-    cy, sy = math.cos(0.5 * y), math.sin(0.5 * y)
-    # q_x(roll) q_y(pitch) q_z(yaw), as quaternion_from_rpy
-    state_out[3] = cr * cp * cy - sr * sp * sy
-    state_out[4] = sr * cp * cy + cr * sp * sy
-    state_out[5] = cr * sp * cy - sr * cp * sy
-    state_out[6] = cr * cp * sy + sr * sp * cy
+    qw, qx, qy, qz = _quat_of_rpy(r, p, y)
+    state_out[3] = qw
+    state_out[4] = qx
+    state_out[5] = qy
+    state_out[6] = qz
     wx, wy, wz = body_rates_from_rpy(r, p, y, m[1, 0], m[1, 1], m[1, 2])
     state_out[10] = wx
     state_out[11] = wy
