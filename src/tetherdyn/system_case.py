@@ -320,13 +320,11 @@ def load_system(source: str | Path | dict, *, base_dir: str | Path | None = None
             errors.append(err)
         else:
             positions[name] = pos
-    if errors:
-        raise CaseError("\n".join(errors))
     lines: dict[str, Case] = {}
     for name, spec in data.lines.items():
         line, errs = _line_raw(name, spec, data, raw, positions)
-        if errs:
-            errors += errs
+        if errs or any(p not in positions for p in (spec.start.point, spec.end.point)):
+            errors += errs  # (a point's own error is reported above)
             continue
         try:
             lines[name] = load_case(line, base_dir=folder)
