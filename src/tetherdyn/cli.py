@@ -54,8 +54,11 @@ def _is_moordyn(path: str) -> bool:
 
 
 def _moordyn_case(args: argparse.Namespace) -> dict:
-    from .moordyn_input import moordyn_to_case
+    from .moordyn_input import moordyn_to_case, moordyn_to_system, parse_moordyn_file
 
+    if args.line is None and len(parse_moordyn_file(args.case).lines) > 1:
+        # a deck with several lines runs as a system (docs/systems.md)
+        return moordyn_to_system(args.case, duration=args.duration)
     return moordyn_to_case(args.case, duration=args.duration, line=args.line)
 
 
@@ -377,7 +380,9 @@ def _cmd_import(args: argparse.Namespace) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", CaseWarning)
         case = _moordyn_case(args)
-        load_case(case, base_dir=Path(args.case).parent)  # validate before writing
+        from .system_case import load_any
+
+        load_any(case, base_dir=Path(args.case).parent)  # validate before writing
     for w in caught:
         print(f"warning: {w.message}", file=sys.stderr)
     out = Path(args.output)

@@ -40,6 +40,7 @@ from .case import (
     _plain,
     load_case,
 )
+from .initial import END_GAP_REL
 
 __all__ = ["SystemCase", "load_system", "load_any", "is_system", "SYSTEM_METHODS",
            "SYSTEM_MODELS"]
@@ -60,6 +61,12 @@ class LineEnd(_Section):
     point: str
 
 
+class LineInitial(_Section):
+    """``lines.<name>.initial``: the line's node positions at t = 0 (at rest)."""
+
+    points: list[Vec3] = Field(min_length=2)  # start to end [m], resampled by arc length
+
+
 class LineSpec(_Section):
     """``lines.<name>``: a line's properties and the points its ends attach to."""
 
@@ -69,6 +76,7 @@ class LineSpec(_Section):
     model: dict[str, Any]  # type (lumped_mass), elements, options (bending, ...)
     start: LineEnd
     end: LineEnd
+    initial: LineInitial | None = None  # default: straight between its two points
 
 
 class PointSpec(_Section):
@@ -268,18 +276,30 @@ def _line_raw(name: str, spec: LineSpec, data: _SystemModel, raw: dict,
     if ends[0] == ends[1]:
         errors.append(f"lines.{name}.end.point: the line starts at {ends[0]!r} too (a line "
                       "joins two points)")
-    if errors:
-        return None, errors
+    if errors or any(p not in positions for p in ends):
+        return None, errors  # (a point's own error is reported by load_system)
     line = {"name": f"{data.name or 'system'}: line {name}", "tether": tether,
             "model": dict(spec.model)}
     if "environment" in raw:
         line["environment"] = copy.deepcopy(raw["environment"])
     line["start"] = _end_section(data.points[ends[0]])
     line["end"] = _end_section(data.points[ends[1]])
-    if positions.get(ends[0]) is not None and positions.get(ends[1]) is not None:
+    if spec.initial is not None:
+        pts = [list(p) for p in spec.initial.points]
+        # held ends are checked by the line's case; a free point's end here
+        allowed = END_GAP_REL * tether.get("length", 1.0) / max(1, spec.model.get("elements", 1))
+        for which, p, k in (("start", ends[0], 0), ("end", ends[1], len(pts) - 1)):
+            gap = float(np.linalg.norm(np.asarray(pts[k]) - positions[p]))
+            if data.points[p].type == "free" and gap > allowed:
+                errors.append(f"lines.{name}.initial.points[{k}]: the line's {which} must be "
+                              f"at point {p!r} {positions[p].tolist()} (off by {gap:.3g} m)")
+        line["initial"] = {"shape": "points", "points": pts}
+    else:
         # laid straight along the chord between its two points at t = 0
         line["initial"] = {"shape": "points",
                            "points": [positions[ends[0]].tolist(), positions[ends[1]].tolist()]}
+    if errors:
+        return None, errors
     line["solver"] = copy.deepcopy(raw["solver"])
     return line, []
 
