@@ -1266,6 +1266,7 @@ def moordyn_to_system(
     motions: dict[int, Any] | None = None,
     interpolation: str = "cubic",
     initial_nodes: dict[int, np.ndarray] | None = None,
+    initial_points: dict[int, np.ndarray] | None = None,
 ) -> dict:
     """The system case dict (docs/systems.md) of a whole MoorDyn v2 deck: every line
     (``lines/1``, ``lines/2``, … by ID), every point (``points/1``, … : Fixed/Anchor
@@ -1274,7 +1275,9 @@ def moordyn_to_system(
     :func:`moordyn_to_case` maps them for one line (docs/moordyn_input.md).
 
     ``initial_nodes``: ``{line ID: (N+1, 3) node positions [m]}`` at t = 0, end A to end B
-    (e.g. MoorDyn's own start); other lines start straight between their points. MoorDyn's
+    (e.g. MoorDyn's own start); other lines start straight between their points;
+    ``initial_points``: ``{free point ID: position [m]}`` at t = 0 instead of the file's
+    (e.g. after MoorDyn's initial-condition solve). MoorDyn's
     initial-condition solve (TmaxIC > 0) is not reproduced (system statics are not built
     yet): a CaseWarning says so. Bodies and rods are refused by the parser (CaseError
     naming the section and row), as are point forces.
@@ -1297,6 +1300,8 @@ def moordyn_to_system(
     for p in deck.points.values():
         where = f"{name}:{p.lineno}: POINTS row {p.index}"
         pos0[p.id] = np.array(p.r, dtype=float)
+        if p.kind == "free" and p.id in (initial_points or {}):
+            pos0[p.id] = np.asarray(initial_points[p.id], dtype=float)
         if p.kind == "coupled" and p.id in motions:
             try:
                 traj = load_trajectory(motions[p.id], interpolation)
@@ -1311,7 +1316,7 @@ def moordyn_to_system(
             if any(p.F):
                 raise CaseError(f"{where}: a force on a free point is not supported in a "
                                 "system yet")
-            points[str(p.id)] = {"type": "free", "position": [float(x) for x in p.r],
+            points[str(p.id)] = {"type": "free", "position": [float(x) for x in pos0[p.id]],
                                  "mass": p.M, "volume": p.V, "drag_area": p.CdA, "ca": p.Ca}
     line_types: dict[str, dict] = {}
     for lt in deck.line_types.values():
