@@ -211,7 +211,7 @@ def test_lines_joined_at_a_free_point_agree_with_moordyn():
     """MoorDyn 2.7.2 runs a two-chain deck with a 400 kg free point (no drag or added
     mass: both codes solve the same equations) from the same nodes with RK4 at the same
     dtM: every line's end tension within the issue's 2 % of its peak (measured 2e-11),
-    the point's path to round-off (reduced: 1 s of the row's 3 s)."""
+    the point's path to round-off (reduced: 0.5 s of the row's 3 s)."""
     pytest.importorskip("moordyn")
     from validation.moordyn_system import TOL, check_junction
 
