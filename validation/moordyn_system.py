@@ -219,8 +219,8 @@ def check(full: bool = True, figure_dir: Path | None = None) -> Row:
                  "this deck: the float's buoyancy across the surface (wetted fraction of "
                  "elements here, MoorDyn's nodes), drag and added mass at element centres vs "
                  "nodes, bending (spline forces vs node curvature; with EI set to 0 in both "
-                 "the worst was still 152 % over 0.5 s, measured). The coupling of lines and points itself "
-                 "agrees to round-off (moordyn_system_junction)."),
+                 "the worst was still 152 % over 0.5 s, measured). The coupling of lines "
+                 "and points itself agrees to round-off (moordyn_system_junction)."),
         figure=figure,
         values={"worst_rel": r["worst_rel"], "rel": r["rel"], "blowup": blowup,
                 "moordyn_peak_at_dtM": md_peak, "point_distance_max": r["point_distance_max"],
