@@ -128,15 +128,23 @@ def test_one_line_on_a_free_point_is_the_line_with_that_payload(tmp_path):
               "points": {"A": {"type": "fixed", "position": [0, 0, 0]},
                          "B": {"type": "free", "position": [12, 0, -16], **body}},
               "environment": env, "solver": solver}
-    ds = tetherdyn.simulate(single, progress=False)
-    res = run_system(system, progress=False)
-    line = res.lines["1"].data_vars
-    np.testing.assert_allclose(line["position"][1], ds.position.values, rtol=0, atol=1e-9)
-    np.testing.assert_allclose(line["tension"][1], ds.tension.values, rtol=1e-9, atol=1e-6)
-    np.testing.assert_allclose(res.points["B"]["force"][1], ds.end_force.values, rtol=1e-9,
-                               atol=1e-6)
-    np.testing.assert_allclose(res.points["A"]["force"][1], ds.start_force.values,
-                               rtol=1e-9, atol=1e-6)
+    # calm water, then the sea (a surface above the line: buoyancy, drag and Froude-Krylov
+    # inertia of the point by nodes.sea_body_load, as of the payload)
+    for sea in ({}, {"water_level": 10.0, "current": [0.3, 0.0, 0.0]}):
+        single["environment"] = system["environment"] = {**env, **sea}
+        ds = tetherdyn.simulate(single, progress=False)
+        res = run_system(system, progress=False)
+        line = res.lines["1"].data_vars
+        np.testing.assert_allclose(line["position"][1], ds.position.values, rtol=0, atol=1e-9)
+        np.testing.assert_allclose(line["tension"][1], ds.tension.values, rtol=1e-9,
+                                   atol=1e-6)
+        np.testing.assert_allclose(res.points["A"]["force"][1], ds.start_force.values,
+                                   rtol=1e-9, atol=1e-6)
+        if not sea:  # (with the sea a single line's free-end end_force also holds its
+            # body's own buoyancy, drag and fluid inertia: nodes.sea_body_load adds them to
+            # the end node's load; the point's force is the line's pull alone)
+            np.testing.assert_allclose(res.points["B"]["force"][1], ds.end_force.values,
+                                       rtol=1e-9, atol=1e-6)
     # the file: groups per line and point, a line laid out as a single-line result
     import xarray as xr
 
