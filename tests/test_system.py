@@ -229,3 +229,34 @@ def test_lines_joined_at_a_free_point_agree_with_moordyn():
     assert v["motion"] > 1.0  # the point really moved (m): not a static test
     assert v["point_distance_max"] < 1e-6
     assert row.passed
+
+
+def test_tetherdyn_run_takes_a_moordyn_deck_with_several_lines(tmp_path):
+    """A deck with two lines joined at a free point runs as a system from the CLI (no
+    --line): groups lines/1, lines/2 and points/1..3 (MoorDyn IDs); a BODIES row is
+    refused naming the section."""
+    import xarray as xr
+
+    from tetherdyn.cli import main
+    from tetherdyn.moordyn_input import moordyn_to_system
+    from validation.moordyn_system import JUNCTION_DECK
+
+    deck = tmp_path / "junction.dat"
+    deck.write_text(JUNCTION_DECK)
+    out = tmp_path / "junction.nc"
+    assert main(["run", str(deck), "--duration", "0.02", "-o", str(out), "--quiet"]) == 0
+    tree = xr.open_datatree(out)
+    assert set(tree["lines"].children) == {"1", "2"}
+    assert set(tree["points"].children) == {"1", "2", "3"}
+    assert tree["lines/2"].attrs["start_point"] == "2"
+    np.testing.assert_array_equal(tree["points/2"].to_dataset().position.values[0],
+                                  [14.0, 3.0, -34.0])
+    bodies = JUNCTION_DECK.replace(
+        "---------------------- LINES", "---------------------- BODIES ---\n"
+        "ID Attachment X0 Y0 Z0 r0 p0 y0 Mass CG* I* Volume CdA* Ca\n"
+        "(#) (-) (m) (m) (m) (deg) (deg) (deg) (kg) (m) (kg-m^2) (m^3) (m^2) (-)\n"
+        "1 Free 0 0 -30 0 0 0 10 0 1 0.01 0.5 1\n"
+        "---------------------- LINES")
+    deck.write_text(bodies)
+    with pytest.raises(CaseError, match="BODIES"):
+        load_system(moordyn_to_system(deck, duration=0.02))
