@@ -13,7 +13,7 @@ a free end of the line without payload whose node rows duplicate the point's sta
 system copies the point's position and velocity into them before every evaluation, and its
 rates are the point's. The point's equation is MoorDyn's (Hall, MoorDyn v2 Point):
 
-    (m_p + ρ V C_a) I + Σ_ends M_end) r̈_p = W_p + B_p + D_p + Σ_ends F_end
+    ((m_p + ρ V C_a) I + Σ_ends M_end) r̈_p = W_p + B_p + D_p + Σ_ends F_end
 
 with M_end the 3x3 mass matrix of the attached end node (its lumped line mass and the added
 mass of its half element, nodes.mass_matrix_of), F_end the end node's load from its line
