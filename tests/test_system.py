@@ -183,6 +183,7 @@ def test_one_line_on_a_free_point_is_the_line_with_that_payload(tmp_path):
     ({"points.B.ca": 1.0}, "points.B.ca: the added mass is ca rho volume"),
     ({"solver.method": "generalized_alpha"}, "solver.method: a system runs with rk4 or rk45"),
     ({"lines.L1.start": {"point": "A", "where": 1}}, "lines.L1.start.where: unknown key"),
+    ({"lines.L1.start": {}}, "lines.L1.start.point: required key is missing"),
     ({"tether": {"length": 1.0}}, "tether: a system case gives each line's tether"),
 ])
 def test_bad_system_input_names_the_key(change, message):
