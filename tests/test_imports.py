@@ -44,7 +44,8 @@ LAYERS: list[tuple[str, ...]] = [
     # the formulations and their registry
     ("tetherdyn.models.base", "tetherdyn.models.*", "tetherdyn.models"),
     # the case file: schema and checks against the declarations
-    ("tetherdyn.case",),
+    # (system_case: a system's lines as single-line cases)
+    ("tetherdyn.case", "tetherdyn.system_case"),
     # time integration
     ("tetherdyn.integrate", "tetherdyn.integrate.*"),
     # one run and what is built on runs of one case
@@ -52,7 +53,8 @@ LAYERS: list[tuple[str, ...]] = [
     # (start: the one initial state of every driver, statics' equilibrium included)
     ("tetherdyn.results", "tetherdyn.statics", "tetherdyn.start", "tetherdyn.simulate",
      "tetherdyn.steady",
-     "tetherdyn.cosim", "tetherdyn.moordyn_input", "tetherdyn.export", "tetherdyn.plot"),
+     "tetherdyn.cosim", "tetherdyn.moordyn_input", "tetherdyn.export", "tetherdyn.plot",
+     "tetherdyn.system_run"),
     # many runs
     ("tetherdyn.batch",),
     ("tetherdyn.identify", "tetherdyn.optimize"),

@@ -54,20 +54,36 @@ def _is_moordyn(path: str) -> bool:
 
 
 def _moordyn_case(args: argparse.Namespace) -> dict:
-    from .moordyn_input import moordyn_to_case
+    from .moordyn_input import moordyn_to_case, moordyn_to_system, parse_moordyn_file
 
+    if args.line is None and len(parse_moordyn_file(args.case).lines) > 1:
+        # a deck with several lines runs as a system (docs/systems.md)
+        return moordyn_to_system(args.case, duration=args.duration)
     return moordyn_to_case(args.case, duration=args.duration, line=args.line)
 
 
-def _load(path: str, args: argparse.Namespace | None = None) -> Case:
+def _load_any(path: str, args: argparse.Namespace | None = None):
+    """A single-line Case or a SystemCase (system_case.py: a case with lines and points, or
+    a MoorDyn deck with several lines)."""
+    from .system_case import load_any
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", CaseWarning)
         if _is_moordyn(path):
-            case = load_case(_moordyn_case(args), base_dir=Path(path).parent)
+            case = load_any(_moordyn_case(args), base_dir=Path(path).parent)
         else:
-            case = load_case(path)
+            case = load_any(path)
     for w in caught:
         print(f"warning: {w.message}", file=sys.stderr)
+    return case
+
+
+def _load(path: str, args: argparse.Namespace | None = None) -> Case:
+    case = _load_any(path, args)
+    if not isinstance(case, Case):
+        raise CaseError(f"{path}: a system case (lines and points) runs with `tetherdyn "
+                        f"run` only in this version; {args.command if args else 'this'} "
+                        "takes a single-line case")
     return case
 
 
@@ -248,8 +264,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from .results import save_results
     from .simulate import run_case
 
-    case = _load(args.case, args)
+    case = _load_any(args.case, args)
     progress = False if args.quiet else None
+    if not isinstance(case, Case):
+        return _run_system(case, args, progress)
     # the file is written without xarray (results.py: ~0.8 s of imports a run never uses)
     table = run_case(case, progress=progress)
     out = save_results(table, args.output)
@@ -262,6 +280,23 @@ def _cmd_run(args: argparse.Namespace) -> int:
         plot_results(table.to_dataset(), args.plot)
         if not args.quiet:
             print(f"wrote {args.plot}")
+    return 0
+
+
+def _run_system(case, args: argparse.Namespace, progress: bool | None) -> int:
+    """``tetherdyn run`` on a system case: one netCDF file with a group per line and point
+    (system_run.py)."""
+    from .system_run import run_system
+
+    if args.plot:
+        raise CaseError("--plot: not drawn for a system case yet (open the file with "
+                        "xarray.open_datatree)")
+    res = run_system(case, progress=progress)
+    out = res.write(args.output)
+    if not args.quiet:
+        print(f"wrote {out}  ({len(case.lines)} lines, {len(case.points)} points, "
+              f"{res.times.size} outputs, {res.attrs['wall_time_s']:.3g} s integration, "
+              f"{res.attrs['rhs_evaluations']} rhs evaluations)")
     return 0
 
 
@@ -345,7 +380,9 @@ def _cmd_import(args: argparse.Namespace) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", CaseWarning)
         case = _moordyn_case(args)
-        load_case(case, base_dir=Path(args.case).parent)  # validate before writing
+        from .system_case import load_any
+
+        load_any(case, base_dir=Path(args.case).parent)  # validate before writing
     for w in caught:
         print(f"warning: {w.message}", file=sys.stderr)
     out = Path(args.output)

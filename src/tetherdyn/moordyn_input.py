@@ -34,6 +34,7 @@ __all__ = [
     "parse_moordyn_file",
     "read_moordyn_file",
     "moordyn_to_case",
+    "moordyn_to_system",
     "equilibrium_nodes",
     "MOORDYN_GRAVITY",
     "MOORDYN_WATER_DENSITY",
@@ -1238,10 +1239,132 @@ def moordyn_to_case(
         n_lines = len(parse_moordyn_file(path).lines)
         if n_lines > 1:
             raise CaseError(f"{Path(path).name}: LINES: the file has {n_lines} lines; pick "
-                            "one by its ID (tetherdyn simulates one line per case)")
+                            "one by its ID, or run the whole deck as a system "
+                            "(moordyn_to_system; the CLI does without --line)")
         line = 1
     (case,) = read_moordyn_file(path, duration=duration, dt=dt, output_interval=output_interval,
                                 initial=initial, motions=motions, interpolation=interpolation,
                                 lines=[line])
     load_case(case)  # validate: raises CaseError naming the key path
     return case
+
+
+def _line_axial_damping(lt: LineType, length: float, n: int) -> float:
+    """MoorDyn's BA [N s], or from -zeta: the fraction of critical damping of one segment
+    (MoorDyn Line.cpp), as :func:`_line_case` maps it."""
+    if lt.BA < 0:
+        return -lt.BA * (length / n) * math.sqrt(lt.EA * lt.w)
+    return lt.BA
+
+
+def moordyn_to_system(
+    path: str | Path,
+    duration: float | None = None,
+    output_interval: float | None = None,
+    *,
+    dt: float | None = None,
+    motions: dict[int, Any] | None = None,
+    interpolation: str = "cubic",
+    initial_nodes: dict[int, np.ndarray] | None = None,
+    initial_points: dict[int, np.ndarray] | None = None,
+) -> dict:
+    """The system case dict (docs/systems.md) of a whole MoorDyn v2 deck: every line
+    (``lines/1``, ``lines/2``, … by ID), every point (``points/1``, … : Fixed/Anchor
+    fixed; Coupled/Vessel coupled with ``motions[id]``, else held fixed where the file puts
+    it; Free with its Mass, Volume, CdA and Ca), the deck's sea and step as
+    :func:`moordyn_to_case` maps them for one line (docs/moordyn_input.md).
+
+    ``initial_nodes``: ``{line ID: (N+1, 3) node positions [m]}`` at t = 0, end A to end B
+    (e.g. MoorDyn's own start); other lines start straight between their points;
+    ``initial_points``: ``{free point ID: position [m]}`` at t = 0 instead of the file's
+    (e.g. after MoorDyn's initial-condition solve). MoorDyn's
+    initial-condition solve (TmaxIC > 0) is not reproduced (system statics are not built
+    yet): a CaseWarning says so. Bodies and rods are refused by the parser (CaseError
+    naming the section and row), as are point forces.
+    """
+    if duration is None:
+        raise CaseError("solver.duration: a MoorDyn input file sets no simulation time; "
+                        "give the duration (CLI: --duration)")
+    deck = parse_moordyn_file(path)
+    for note in deck.warnings:
+        warnings.warn(note, CaseWarning, stacklevel=2)
+    name = deck.path.name
+    rho, g = deck.water_density, deck.gravity
+    motions = {k: _motion_spec(v) for k, v in (motions or {}).items()}
+    initial_nodes = dict(initial_nodes or {})
+    for pid in motions:
+        if pid not in deck.points or deck.points[pid].kind != "coupled":
+            raise CaseError(f"motions[{pid}]: only Coupled/Vessel points take a motion")
+    points: dict[str, dict] = {}
+    pos0: dict[int, np.ndarray] = {}
+    for p in deck.points.values():
+        where = f"{name}:{p.lineno}: POINTS row {p.index}"
+        pos0[p.id] = np.array(p.r, dtype=float)
+        if p.kind == "free" and p.id in (initial_points or {}):
+            pos0[p.id] = np.asarray(initial_points[p.id], dtype=float)
+        if p.kind == "coupled" and p.id in motions:
+            try:
+                traj = load_trajectory(motions[p.id], interpolation)
+            except ValueError as exc:
+                raise CaseError(f"motions[{p.id}]: {exc}") from None
+            pos0[p.id] = traj.evaluate(0.0)[0]
+            points[str(p.id)] = {"type": "coupled", "trajectory": motions[p.id],
+                                 "interpolation": interpolation}
+        elif p.kind in ("fixed", "coupled"):
+            points[str(p.id)] = {"type": "fixed", "position": [float(x) for x in p.r]}
+        else:
+            if any(p.F):
+                raise CaseError(f"{where}: a force on a free point is not supported in a "
+                                "system yet")
+            points[str(p.id)] = {"type": "free", "position": [float(x) for x in pos0[p.id]],
+                                 "mass": p.M, "volume": p.V, "drag_area": p.CdA, "ca": p.Ca}
+    line_types: dict[str, dict] = {}
+    for lt in deck.line_types.values():
+        line_types[lt.name] = {
+            "diameter": lt.d, "mass_per_length": lt.w, "EA": lt.EA, "drag_law": "cross_flow",
+            "cd_normal": lt.Cd, "cd_tangential": lt.CdAx, "ca_normal": lt.Ca,
+            "ca_tangential": lt.CaAx}
+        if lt.EI > 0:  # MoorDyn's bending stiffness -> our discrete bending
+            line_types[lt.name]["EI"] = lt.EI
+    lines: dict[str, dict] = {}
+    for ln in deck.lines:
+        lt = deck.line_types[ln.line_type]
+        length = ln.length
+        if length < 0:  # MoorDyn: a factor on the initial distance between the ends
+            length = -length * float(np.linalg.norm(pos0[ln.b] - pos0[ln.a]))
+        spec: dict[str, Any] = {
+            "line_type": lt.name, "length": float(length),
+            "tether": {"axial_damping": float(_line_axial_damping(lt, length,
+                                                                  ln.n_segments))},
+            "model": {"type": "lumped_mass", "elements": ln.n_segments},
+            "start": {"point": str(ln.a)}, "end": {"point": str(ln.b)}}
+        if lt.EI > 0:
+            spec["model"]["bending"] = True
+        if ln.id in initial_nodes:
+            spec["initial"] = {"points": np.asarray(initial_nodes[ln.id], dtype=float).tolist()}
+        lines[str(ln.id)] = spec
+    if deck.option(("TmaxIC", "ICTmax"), 120.0) != 0.0 and len(initial_nodes) < len(lines):
+        warnings.warn(f"{name}: OPTIONS: TmaxIC: MoorDyn would start from its initial-"
+                      "condition solve; tetherdyn starts the lines straight between their "
+                      "points (system statics are not built yet)", CaseWarning, stacklevel=2)
+    dtM = deck.option(("dtM", "DT"), None)
+    step = dt if dt is not None else dtM
+    if step is None:
+        raise CaseError(f"{name}: OPTIONS: dtM is missing (MoorDyn-C would derive the step "
+                        "from CFL); give dtM or pass dt")
+    if output_interval is None:
+        dt_out = deck.option(("dtOut",), 0.0) or 0.0
+        ratio = dt_out / step
+        if dt_out > 0 and abs(ratio - round(ratio)) < 1e-9 * max(1.0, ratio):
+            output_interval = dt_out
+        else:
+            output_interval = _default_output_interval(step)
+    return {
+        "name": f"{name} (MoorDyn deck: {len(lines)} lines, {len(points)} points)",
+        "line_types": line_types,
+        "lines": lines,
+        "points": points,
+        "environment": _environment(deck, g, rho),
+        "solver": {"method": "rk4", "dt": float(step), "duration": float(duration),
+                   "output_interval": float(output_interval)},
+    }

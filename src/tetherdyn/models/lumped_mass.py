@@ -482,6 +482,40 @@ def mass(t, y, Mb, d):
                   d.motion[2], Mb)
 
 
+@inline_kernel
+def instant(j, t, y, dydt, d, replay, M, tension, start_force, end_force, curvature, shear,
+            eta, grounded, bed_force, winch_out):
+    """The results of output instant j at time t [s] and state y, from the loads and rates
+    ``rhs`` just left in d and dydt (see :func:`diagnostics`); returns (kinetic, potential)
+    energy [J]. A system (models/system.py) calls it per line after its own rhs, whose
+    dydt carries the points' accelerations at the lines' attached ends."""
+    ns = d.n_nodes
+    sea = d.sea_par[SEA_ACTIVE] != 0.0
+    n = active_nodes(y, ns, d.winch)
+    if sea:
+        added, cn, ct = d.wadd, 0, 1
+    else:
+        added, cn, ct = d.elem, ADDED_N, ADDED_T
+    ke, pe = instant_results(j, n, ns, d.flags, d.scal, d.node, d.ends, d.elem, added, cn,
+                             ct, d.sea_par, d.winch, d.wstate, d.tangent, False, d.pos,
+                             d.vel, d.force, d.tension, d.length, dydt, d.tmp, M, tension,
+                             start_force, end_force, winch_out)
+    if sea:
+        sea_instant(j, t, n, d.sea_par, d.sea_current, d.sea_wind, d.sea_waves,
+                    d.sea_grid, d.pos, d.bedf, d.gnd, d.fout, eta, grounded, bed_force)
+        if replay and d.sea_par[BED] != 0.0:
+            sea_anchors(y, n, ns, d.flags, d.scal, d.elem, d.sea_par, d.sea_bed,
+                        d.sea_bed_axes, d.sea_anchor, d.pos, d.vel, d.fout)
+    if d.flags[BENDING]:
+        r2 = d.r2
+        for i in range(n):
+            curvature[j, i] = math.sqrt(r2[i, 0] ** 2 + r2[i, 1] ** 2 + r2[i, 2] ** 2)
+        for e in range(n - 1):
+            shear[j, e] = d.shear[e]
+        pe += 0.5 * d.scal[EI] * curvature_integral(r2, d.lu[:n - 1])  # bending energy
+    return ke, pe
+
+
 @kernel
 def diagnostics(times, Y, d, replay, dydt, M, tension, start_force, end_force, kinetic,
                 potential, curvature, shear, eta, grounded, bed_force, winch_out):
@@ -498,32 +532,10 @@ def diagnostics(times, Y, d, replay, dydt, M, tension, start_force, end_force, k
     [m], payout speed ṡ [m/s], momentum of the deployed tether and its far-end body
     (3) [kg m/s]] (nodes.instant_results).
     """
-    ns = d.n_nodes
-    sea = d.sea_par[SEA_ACTIVE] != 0.0
     for j in range(times.size):
-        n = active_nodes(Y[j], ns, d.winch)
         rhs(times[j], Y[j], dydt, d)
-        if sea:
-            added, cn, ct = d.wadd, 0, 1
-        else:
-            added, cn, ct = d.elem, ADDED_N, ADDED_T
-        ke, pe = instant_results(j, n, ns, d.flags, d.scal, d.node, d.ends, d.elem, added, cn,
-                                 ct, d.sea_par, d.winch, d.wstate, d.tangent, False, d.pos,
-                                 d.vel, d.force, d.tension, d.length, dydt, d.tmp, M, tension,
-                                 start_force, end_force, winch_out)
-        if sea:
-            sea_instant(j, times[j], n, d.sea_par, d.sea_current, d.sea_wind, d.sea_waves,
-                        d.sea_grid, d.pos, d.bedf, d.gnd, d.fout, eta, grounded, bed_force)
-            if replay and d.sea_par[BED] != 0.0:
-                sea_anchors(Y[j], n, ns, d.flags, d.scal, d.elem, d.sea_par, d.sea_bed,
-                            d.sea_bed_axes, d.sea_anchor, d.pos, d.vel, d.fout)
-        if d.flags[BENDING]:
-            r2 = d.r2
-            for i in range(n):
-                curvature[j, i] = math.sqrt(r2[i, 0] ** 2 + r2[i, 1] ** 2 + r2[i, 2] ** 2)
-            for e in range(n - 1):
-                shear[j, e] = d.shear[e]
-            pe += 0.5 * d.scal[EI] * curvature_integral(r2, d.lu[:n - 1])  # bending energy
+        ke, pe = instant(j, times[j], Y[j], dydt, d, replay, M, tension, start_force,
+                         end_force, curvature, shear, eta, grounded, bed_force, winch_out)
         kinetic[j] = ke
         potential[j] = pe
 
@@ -655,6 +667,11 @@ class LumpedMass(NodeRows):
         d, replay = self._replay_data(self.data if data is None else data)
         diagnostics(times, np.ascontiguousarray(Y), d, replay, np.empty(Y.shape[1]),
                     np.empty((3, 3)), *res)
+        return self.outputs_from(Y, res)
+
+    def outputs_from(self, Y: np.ndarray, res: list[np.ndarray]) -> dict[str, np.ndarray]:
+        """The results variables from states Y and :func:`diagnostics`' arrays ``res``
+        (:meth:`NodeRows._result_arrays`' order; a system fills them per line)."""
         tension, f0, f1, ke, pe, curv, shear, eta, grounded, bed_force, wout = res
         pos, vel = self.node_states(Y)
         out = dict(position=pos, velocity=vel, tension=tension, start_force=f0,

@@ -1,0 +1,355 @@
+"""A system case: several lines joined at named points (issue 19, first part; docs/systems.md).
+
+A system case has ``lines`` and ``points`` instead of one ``tether`` with its two ends. Each
+line is a full single-line case once its ends are known: its ``tether`` (optionally from a
+named ``line_types`` entry), its ``model`` (lumped_mass, with or without bending), and the
+system's ``environment`` and ``solver``; its two ends are the points they attach to:
+
+- a ``fixed`` point holds the end at ``position`` (the line's end ``type: fixed``);
+- a ``coupled`` point moves the end along its ``trajectory`` (``type: prescribed``);
+- a ``free`` point is a point body (``mass``, ``volume``, ``drag_area`` = Cd·A as MoorDyn's
+  CdA, added-mass coefficient ``ca``) moving with the lines ending on it (the line's end is
+  ``type: free`` without a payload; models/system.py integrates the point).
+
+Every line is validated as the single-line case it makes (:func:`tetherdyn.case.load_case`),
+its errors keyed by the line (``lines.<name>.tether.EA: ...``), so a line admits exactly
+what a single-line case of its model admits. ``bodies`` are refused (not built yet), as are
+methods other than rk4 and rk45.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .boundary import load_trajectory
+from .case import (
+    Case,
+    CaseError,
+    Environment,
+    Finite,
+    Solver,
+    Vec3,
+    _format_validation_error,
+    _Loader,
+    _plain,
+    load_case,
+)
+from .initial import END_GAP_REL
+
+__all__ = ["SystemCase", "load_system", "load_any", "is_system", "SYSTEM_METHODS",
+           "SYSTEM_MODELS"]
+
+#: the explicit integrators a system runs with (models/system.py has no second-order surface)
+SYSTEM_METHODS = ("rk4", "rk45")
+#: the formulations a system's lines may use
+SYSTEM_MODELS = ("lumped_mass",)
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class LineEnd(_Section):
+    """One end of a line: the name of the point it attaches to."""
+
+    point: str
+
+
+class LineInitial(_Section):
+    """``lines.<name>.initial``: the line's node positions at t = 0 (at rest)."""
+
+    points: list[Vec3] = Field(min_length=2)  # start to end [m], resampled by arc length
+
+
+class LineSpec(_Section):
+    """``lines.<name>``: a line's properties and the points its ends attach to."""
+
+    line_type: str | None = None  # a key of line_types: its tether properties
+    length: Finite | None = Field(default=None, gt=0)  # unstretched [m] (or tether.length)
+    tether: dict[str, Any] | None = None  # tether keys (case-format.md), over line_type's
+    model: dict[str, Any]  # type (lumped_mass), elements, options (bending, ...)
+    start: LineEnd
+    end: LineEnd
+    initial: LineInitial | None = None  # default: straight between its two points
+
+
+class PointSpec(_Section):
+    """``points.<name>``: a fixed, free or coupled point."""
+
+    type: Literal["fixed", "free", "coupled"]
+    position: Vec3 | None = None  # fixed: where; free: initial; coupled: trajectory origin
+    mass: Finite = Field(default=0.0, ge=0)  # free [kg]
+    volume: Finite = Field(default=0.0, ge=0)  # free: displaced volume [m^3]
+    drag_area: Finite = Field(default=0.0, ge=0)  # free: Cd x area [m^2] (MoorDyn's CdA)
+    ca: Finite = Field(default=0.0, ge=0)  # free: added mass ca rho volume (MoorDyn's CA)
+    trajectory: str | dict[str, list[float]] | None = None  # coupled (end trajectory format)
+    interpolation: Literal["cubic", "linear"] | None = None
+
+
+class _SystemModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str | None = None
+    line_types: dict[str, dict[str, Any]] = {}
+    lines: dict[str, LineSpec]
+    points: dict[str, PointSpec]
+    environment: Environment = Environment()
+    solver: Solver
+
+
+def is_system(raw: Any) -> bool:
+    """Whether a case mapping describes a system (it has ``lines``, ``points`` or
+    ``bodies``)."""
+    return isinstance(raw, dict) and any(k in raw for k in ("lines", "points", "bodies"))
+
+
+class SystemCase:
+    """A validated system case (build with :func:`load_system`).
+
+    ``lines``: line name -> its single-line :class:`~tetherdyn.case.Case`; ``line_points``:
+    line name -> (start point, end point) names; ``points``: point name -> its
+    :class:`PointSpec`; ``point_positions``: point name -> position at t = 0 [m];
+    ``environment``, ``solver``, ``method`` as a single-line case's.
+    """
+
+    def __init__(self, data: _SystemModel, raw: dict, base_dir: Path, lines: dict[str, Case],
+                 positions: dict[str, np.ndarray]) -> None:
+        self._data = data
+        self.raw = raw
+        self.base_dir = base_dir
+        self.lines = lines
+        self.line_points = {k: (v.start.point, v.end.point) for k, v in data.lines.items()}
+        self.points = dict(data.points)
+        self.point_positions = positions
+
+    @property
+    def name(self) -> str | None:
+        return self._data.name
+
+    @property
+    def environment(self) -> Environment:
+        return self._data.environment
+
+    @property
+    def solver(self) -> Solver:
+        return self._data.solver
+
+    @property
+    def method(self) -> str:
+        """The integration method (rk4 when the case names none)."""
+        return self.solver.method or SYSTEM_METHODS[0]
+
+    def attached(self, point: str) -> list[tuple[str, int]]:
+        """The line ends on a point: (line name, 0 for its start / 1 for its end)."""
+        return [(k, w) for k, ends in self.line_points.items()
+                for w, p in enumerate(ends) if p == point]
+
+    def to_yaml(self) -> str:
+        """The case as YAML text (as given)."""
+        return yaml.safe_dump(self.raw, sort_keys=False)
+
+    def with_changes(self, changes: dict[str, Any]) -> SystemCase:
+        """A new validated system case with dotted keys replaced (``solver.duration``)."""
+        from .case import set_key
+
+        raw = copy.deepcopy(self.raw)
+        for path, value in changes.items():
+            set_key(raw, path, value)
+        return load_system(raw, base_dir=self.base_dir)
+
+
+def _read(source: str | Path | dict, base_dir: str | Path | None) -> tuple[dict, Path]:
+    if isinstance(source, dict):
+        return _plain(source), Path(base_dir) if base_dir is not None else Path.cwd()
+    path = Path(source)
+    if isinstance(source, str) and "\n" in source:
+        text, folder = source, Path(base_dir) if base_dir else Path.cwd()
+    else:
+        if not path.is_file():
+            raise CaseError(f"case file not found: {path}")
+        text, folder = path.read_text(), Path(base_dir) if base_dir else path.parent
+    try:
+        raw = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        raise CaseError(f"case file is not valid YAML: {exc}") from None
+    if not isinstance(raw, dict):
+        raise CaseError("case file must be a YAML mapping of sections")
+    return raw, folder
+
+
+def load_any(source: str | Path | dict | Case | SystemCase, *,
+             base_dir: str | Path | None = None) -> Case | SystemCase:
+    """A single-line :class:`~tetherdyn.case.Case` or a :class:`SystemCase`, whichever the
+    source describes (a system has ``lines`` / ``points``)."""
+    if isinstance(source, Case | SystemCase):
+        return source
+    raw, folder = _read(source, base_dir)
+    if is_system(raw):
+        return load_system(raw, base_dir=folder)
+    return load_case(raw, base_dir=folder)
+
+
+def _point_position(name: str, p: PointSpec, base_dir: Path) -> tuple[np.ndarray | None, str]:
+    """A point's position at t = 0 [m], or (None, the error)."""
+    if p.type == "coupled":
+        if p.trajectory is None:
+            return None, f"points.{name}.trajectory: required for a coupled point"
+        try:
+            traj = load_trajectory(p.trajectory, p.interpolation, base_dir, origin=p.position)
+        except ValueError as exc:
+            return None, f"points.{name}.trajectory: {exc}"
+        return np.asarray(traj.evaluate(0.0)[0], dtype=float), ""
+    if p.position is None:
+        return None, f"points.{name}.position: required for a {p.type} point"
+    return np.asarray(p.position, dtype=float), ""
+
+
+def _point_errors(name: str, p: PointSpec, n_lines: int) -> list[str]:
+    errors = []
+    if p.type != "coupled":
+        for key in ("trajectory", "interpolation"):
+            if getattr(p, key) is not None:
+                errors.append(f"points.{name}.{key}: only a coupled point follows a "
+                              "trajectory")
+    if p.type != "free":
+        for key in ("mass", "volume", "drag_area", "ca"):
+            if getattr(p, key) != 0.0:
+                errors.append(f"points.{name}.{key}: only a free point has {key} (a "
+                              f"{p.type} point is held)")
+    if n_lines == 0:
+        if p.type != "free":
+            errors.append(f"points.{name}: no line ends at this {p.type} point")
+        elif p.mass == 0.0:
+            errors.append(f"points.{name}: a free point with no mass and no line has no "
+                          "inertia (give mass, or attach a line)")
+    elif p.type == "free" and p.ca > 0.0 and p.volume == 0.0:
+        errors.append(f"points.{name}.ca: the added mass is ca rho volume: give volume > 0")
+    return errors
+
+
+def _end_section(p: PointSpec) -> dict:
+    """A line end's section in its single-line case, from the point it attaches to."""
+    if p.type == "fixed":
+        return {"type": "fixed", "position": list(p.position)}
+    if p.type == "coupled":
+        end: dict[str, Any] = {"type": "prescribed", "trajectory": p.trajectory}
+        if p.interpolation is not None:
+            end["interpolation"] = p.interpolation
+        if p.position is not None:
+            end["position"] = list(p.position)
+        return end
+    return {"type": "free"}
+
+
+def _line_raw(name: str, spec: LineSpec, data: _SystemModel, raw: dict,
+              positions: dict[str, np.ndarray]) -> tuple[dict | None, list[str]]:
+    """The single-line case mapping of line ``name``, or (None, errors)."""
+    errors = []
+    tether: dict[str, Any] = {}
+    if spec.line_type is not None:
+        if spec.line_type not in data.line_types:
+            known = ", ".join(data.line_types) or "none"
+            errors.append(f"lines.{name}.line_type: unknown line type {spec.line_type!r} "
+                          f"(line_types: {known})")
+        else:
+            tether.update(data.line_types[spec.line_type])
+    tether.update(spec.tether or {})
+    if spec.length is not None:
+        if "length" in (spec.tether or {}):
+            errors.append(f"lines.{name}.length: give length or tether.length, not both")
+        tether["length"] = spec.length
+    mtype = spec.model.get("type")
+    if mtype not in SYSTEM_MODELS:
+        errors.append(f"lines.{name}.model.type: a system's lines are "
+                      f"{' or '.join(SYSTEM_MODELS)} in this version (got {mtype!r})")
+    ends = (spec.start.point, spec.end.point)
+    for which, p in zip(("start", "end"), ends, strict=True):
+        if p not in data.points:
+            known = ", ".join(data.points) or "none"
+            errors.append(f"lines.{name}.{which}.point: unknown point {p!r} (points: {known})")
+    if ends[0] == ends[1]:
+        errors.append(f"lines.{name}.end.point: the line starts at {ends[0]!r} too (a line "
+                      "joins two points)")
+    if errors or any(p not in positions for p in ends):
+        return None, errors  # (a point's own error is reported by load_system)
+    line = {"name": f"{data.name or 'system'}: line {name}", "tether": tether,
+            "model": dict(spec.model)}
+    if "environment" in raw:
+        line["environment"] = copy.deepcopy(raw["environment"])
+    line["start"] = _end_section(data.points[ends[0]])
+    line["end"] = _end_section(data.points[ends[1]])
+    if spec.initial is not None:
+        pts = [list(p) for p in spec.initial.points]
+        # held ends are checked by the line's case; a free point's end here
+        allowed = END_GAP_REL * tether.get("length", 1.0) / max(1, spec.model.get("elements", 1))
+        for which, p, k in (("start", ends[0], 0), ("end", ends[1], len(pts) - 1)):
+            gap = float(np.linalg.norm(np.asarray(pts[k]) - positions[p]))
+            if data.points[p].type == "free" and gap > allowed:
+                errors.append(f"lines.{name}.initial.points[{k}]: the line's {which} must be "
+                              f"at point {p!r} {positions[p].tolist()} (off by {gap:.3g} m)")
+        line["initial"] = {"shape": "points", "points": pts}
+    else:
+        # laid straight along the chord between its two points at t = 0
+        line["initial"] = {"shape": "points",
+                           "points": [positions[ends[0]].tolist(), positions[ends[1]].tolist()]}
+    if errors:
+        return None, errors
+    line["solver"] = copy.deepcopy(raw["solver"])
+    return line, []
+
+
+def load_system(source: str | Path | dict, *, base_dir: str | Path | None = None
+                ) -> SystemCase:
+    """Load and validate a system case (module docstring) from a YAML path, text or dict.
+
+    Raises :class:`~tetherdyn.case.CaseError` naming each offending key path
+    (``lines.<name>.…``, ``points.<name>.…``).
+    """
+    raw, folder = _read(source, base_dir)
+    if "bodies" in raw:
+        raise CaseError("bodies: rigid bodies are not built yet (issue 19's next part); a "
+                        "system takes lines and points")
+    for key in ("tether", "model", "start", "end", "initial"):
+        if key in raw:
+            raise CaseError(f"{key}: a system case gives each line's {key} under "
+                            "lines.<name> (or a point), not at the top level")
+    try:
+        data = _SystemModel.model_validate(raw)
+    except ValidationError as exc:
+        raise CaseError(_format_validation_error(exc)) from None
+    errors: list[str] = []
+    if not data.lines:
+        errors.append("lines: a system needs at least one line")
+    method = data.solver.method or SYSTEM_METHODS[0]
+    if method not in SYSTEM_METHODS:
+        errors.append(f"solver.method: a system runs with {' or '.join(SYSTEM_METHODS)} "
+                      f"(got {method}: not built for systems)")
+    folder = folder.resolve()
+    positions: dict[str, np.ndarray] = {}
+    for name, p in data.points.items():
+        n_lines = sum((s.start.point, s.end.point).count(name) for s in data.lines.values())
+        errors += _point_errors(name, p, n_lines)
+        pos, err = _point_position(name, p, folder)
+        if err:
+            errors.append(err)
+        else:
+            positions[name] = pos
+    lines: dict[str, Case] = {}
+    for name, spec in data.lines.items():
+        line, errs = _line_raw(name, spec, data, raw, positions)
+        if errs or any(p not in positions for p in (spec.start.point, spec.end.point)):
+            errors += errs  # (a point's own error is reported above)
+            continue
+        try:
+            lines[name] = load_case(line, base_dir=folder)
+        except CaseError as exc:
+            errors += [f"lines.{name}.{m}" for m in str(exc).splitlines()]
+    if errors:
+        raise CaseError("\n".join(errors))
+    return SystemCase(data, raw, folder, lines, positions)
