@@ -350,6 +350,11 @@ def _band_solve(fac, r: np.ndarray) -> np.ndarray:
     return x
 
 
+#: full-step Newton: iterations without a new lowest residual before it gives way to the
+#: damped Newton (the stiff jumper's full steps reach a new low every 1-3 iterations)
+FULL_STALL = 8
+
+
 def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_iter: int,
             scale: float, banded: bool, damped: bool = True, band: int | None = None
             ) -> tuple[np.ndarray, float, int]:
@@ -357,7 +362,9 @@ def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_it
     iterations). Stops when the residual is below tol or the iteration stalls.
 
     ``damped=False``: full steps (shortened only where the model's ``check`` rejects the
-    state), stopped when the residual exceeds 1e8 times its start. A slender structure
+    state), stopped when the residual exceeds 1e8 times its start or has not reached a
+    new low in FULL_STALL iterations (a higher_order payload in a current wandered at
+    1e6-1e8 N for 40 full steps before the damped Newton converged). A slender structure
     with stiff axial springs converges that way even though each rotation step leaves a
     large axial residual that the next step removes: the intermediate states carry large
     axial forces whose geometric stiffness no merit function can see from the last point.
@@ -377,6 +384,7 @@ def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_it
     r = free_force(model, y, t, free, work)
     res = float(np.max(np.abs(r))) if r.size else 0.0
     res0 = res
+    best, it_best = res, 0
     it = 0
     while res > tol and it < max_iter:
         it += 1
@@ -425,6 +433,10 @@ def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_it
         r = r_new
         res = float(np.max(np.abs(r)))
         if not damped and res > 1e8 * max(res0, tol):
+            break
+        if res < best:
+            best, it_best = res, it
+        elif not damped and it - it_best >= FULL_STALL:
             break
     return y, res, it
 
@@ -786,7 +798,42 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
         return _done(eq, weight, anchors)
     if best is None or eq.residual < best.residual:
         best = eq
-    raise _error(best.model, best.y, t, best.residual, tol, tried, node=best.worst)
+    raise _error(best.model, best.y, t, best.residual, tol, tried, node=best.worst,
+                 hint=_compression_hint(model, y0, t, tol, max_iter, anchors))
+
+
+def _compression_hint(model, y0: np.ndarray, t: float, tol: float, max_iter: int,
+                      anchors) -> str:
+    """Why a line that refuses compression (``tether.compression: false``, seed 004 eq.
+    2.17) has no equilibrium, where that is the reason: Newton with compression allowed
+    converges from the same start to a shape whose elements carry compression (the
+    weightless elastica between two ends closer than its length is an arch in compression,
+    e.g. the neutrally buoyant ROV umbilical). Its elements would go slack and lose the
+    force that holds the bending, so no shape at rest balances. "" otherwise."""
+    case = model.case
+    if (not model.n_q or case.tether.compression
+            or "compression" not in model.supports.tether_keys):
+        return ""
+    try:
+        alt = build_model(case.with_changes({"tether.compression": True}))
+        eq = equilibrium(alt, y0.copy(), t=t, tol=tol, max_iter=max_iter, anchors=anchors)
+    except (ValueError, ArithmeticError):
+        return ""
+    if not eq.converged:
+        return ""
+    T = np.asarray(alt.outputs(np.array([t]), eq.y[None, :])["tension"][0], dtype=float)
+    pushed = T < -tol
+    if not np.any(pushed):
+        return ""
+    # the median: an element next to a held end that moves at t also shows that end's
+    # axial damping in the outputs (the ROV's last element: 41 N of its 0.02-0.06 N)
+    return (f"with compression allowed (tether.compression: true) Newton converges "
+            f"(residual {eq.residual:.3g} N, {eq.iterations} iterations) to a shape with "
+            f"{int(np.sum(pushed))} of {T.size} elements in compression (median "
+            f"{-float(np.median(T[pushed])):.3g} N): this tether takes no compression, so "
+            "that shape cannot stand and none at rest balances. Set tether.compression: "
+            "true (a rod), or put the line in tension (weight, an end force, the ends "
+            "farther apart)")
 
 
 #: after convergence, Newton iterations more towards the rounding floor (a start at
