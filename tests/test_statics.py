@@ -195,16 +195,20 @@ def test_solve_buoyant_line_floats_up_and_its_anchor_carries_the_net_buoyancy():
     assert np.max(np.abs(eq.positions[:, :2])) < 1e-9
 
 
-def test_solve_seabed_grounded_length_and_fairlead_tension_match_the_closed_form():
+@pytest.mark.parametrize("stiffness", [3e6, 3e9])
+def test_solve_seabed_grounded_length_and_fairlead_tension_match_the_closed_form(stiffness):
     # mooring_touchdown.yaml's chain (180 m, EA 5e8 N, 50 m deep, fairlead 150 m away) on
     # a flat seabed: analytic.seabed_catenary (Jonkman 2007; frictionless: the statics'
     # friction anchors sit at the unloaded start) within the discretisation: the grounded
-    # length to one element (5 m), the fairlead tension to 1 %
+    # length to one element (5 m), the fairlead tension to 1 %. A stiff bed (3e9 Pa/m:
+    # the grounded nodes sink 3 µm, the chain's elements stretch 0.3 mm) needs the
+    # difference step below the least stretch (statics.fd_step_cap): it went to the
+    # dynamic relaxation before
     from tetherdyn.analytic import seabed_catenary
     from tetherdyn.statics import solve
 
     n = 36
-    env = dict(water_level=0.0, seabed=dict(z=-50.0, stiffness=3e6, damping=3e5,
+    env = dict(water_level=0.0, seabed=dict(z=-50.0, stiffness=stiffness, damping=3e5,
                                             friction=dict(axial=0.5, lateral=1.0)))
     case = dict(tether=dict(length=180.0, diameter=0.12, mass_per_length=100.0, EA=5e8),
                 model=dict(type="lumped_mass", elements=n),
@@ -214,6 +218,7 @@ def test_solve_seabed_grounded_length_and_fairlead_tension_match_the_closed_form
                 solver=dict(dt=1e-3, duration=1.0))
     eq = solve(case)
     assert eq.converged and eq.residual <= 1e-6 * eq.weight
+    assert eq.method == "newton"
     w = (100.0 - 1025.0 * math.pi * 0.12**2 / 4) * 9.81
     ref = seabed_catenary(150.0, 45.0, 180.0, w, 5e8)
     assert eq.touchdown is not None
@@ -282,3 +287,44 @@ def test_solve_error_names_the_residual_where_it_sits_and_what_to_try():
     for part in ("residual", " N ", "node", "arc length", "newton", "dynamic relaxation",
                  "Try"):
         assert part in msg
+
+
+@pytest.mark.parametrize("model", ["lumped_mass", "higher_order"])
+def test_solve_stiff_slack_line_with_bending_by_newton(model):
+    # EA/(w L) = 1e6, slack (chord 72 m of 100 m), EI = 1e3 N m²: the elements stretch
+    # ~5e-6 m, less than the Jacobian's old difference step (1e-4 m), which made them
+    # slack in half the evaluations; Newton then diverged (3.9 N -> 4e4 N) and the solve
+    # went to the relaxation (lumped_mass: 40-58 s) or failed (higher_order: 0.05-0.4 N
+    # against 7.8e-3 N). The holders carry the wet weight (vertical balance, independent
+    # of the solver) to what the free nodes' residuals leave
+    from tetherdyn.statics import solve
+
+    opts = dict(bending=True) if model == "lumped_mass" else None
+    case = _line(20, 1e6, 60.0, 40.0, model=model, tether=dict(EI=1e3), opts=opts)
+    eq = solve(case)
+    W = (10.0 - 1025.0 * math.pi * 0.05**2 / 4) * 9.81 * 100.0
+    assert eq.converged and eq.residual <= 1e-6 * W and eq.method == "newton"
+    out = eq.model.outputs(np.array([0.0]), eq.y[None, :])
+    vertical = out["start_force"][0][2] + out["end_force"][0][2]
+    assert abs(vertical + W) <= 19 * eq.residual + 1e-9 * W
+
+
+def test_solve_error_says_when_the_equilibrium_needs_compression():
+    # a neutrally buoyant slack line with bending clamped straight down at its start (the
+    # ROV umbilical's situation): the weightless elastica is in compression near the
+    # clamp. Allowed compression, Newton converges; without it the solve fails, and the
+    # error says that the equilibrium needs compression and what to set
+    from tetherdyn.statics import StaticsError, solve
+
+    neutral = 1025.0 * math.pi * 0.05**2 / 4
+    case = _line(10, 1e4, 60.0, 40.0, mpl=neutral, model="higher_order",
+                 tether=dict(EI=1e5))
+    case["tether"]["EA"] = 1e7
+    case["start"]["clamp"] = [0.0, 0.0, -1.0]
+    with pytest.raises(StaticsError, match=r"elements in compression .* tether.compression"):
+        solve(case, relax_time=0.2, max_iter=12)
+    case["tether"]["compression"] = True
+    eq = solve(case)
+    assert eq.converged and eq.residual <= 1e-6 * eq.weight
+    T = eq.model.outputs(np.array([0.0]), eq.y[None, :])["tension"][0]
+    assert T.min() < -1e3 * eq.residual

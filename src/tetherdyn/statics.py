@@ -162,11 +162,12 @@ def free_force(model, y: np.ndarray, t: float, free: np.ndarray,
 
 
 def force_jacobian(model, y: np.ndarray, t: float, free: np.ndarray, *, scale: float = 1.0,
-                   banded: bool = False) -> np.ndarray:
+                   banded: bool = False, h_max: float = math.inf) -> np.ndarray:
     """∂F_free/∂q_free [N/m] by central differences of the model's force kernel.
 
     Step ``FD_REL × (|q_j| + scale)`` per coordinate (``scale``: a length of the problem,
-    e.g. the element length [m]). Dense: two force evaluations per free coordinate.
+    e.g. the element length [m]), at most ``h_max`` [m] (:func:`fd_step_cap`). Dense: two
+    force evaluations per free coordinate.
     ``banded``: columns ``j ≡ c (mod 2·band + 1)`` are perturbed together (entries with
     |i − j| > model.band are taken as zero), for long tethers; exact only where the
     model's force is truly banded in q.
@@ -179,7 +180,7 @@ def force_jacobian(model, y: np.ndarray, t: float, free: np.ndarray, *, scale: f
     yp = np.array(y, dtype=float)
     if not banded:
         for k, j in enumerate(free):
-            h = FD_REL * (abs(y[j]) + scale)
+            h = min(FD_REL * (abs(y[j]) + scale), h_max)
             yp[j] = y[j] + h
             model.force(t, yp, Fp, model.data)
             yp[j] = y[j] - h
@@ -195,7 +196,7 @@ def force_jacobian(model, y: np.ndarray, t: float, free: np.ndarray, *, scale: f
         cols = free[np.arange(nf) % ncol == c]
         if cols.size == 0:
             continue
-        h = FD_REL * (np.abs(y[cols]) + scale)
+        h = np.minimum(FD_REL * (np.abs(y[cols]) + scale), h_max)
         yp[cols] = y[cols] + h
         model.force(t, yp, Fp, model.data)
         yp[cols] = y[cols] - h
@@ -206,6 +207,37 @@ def force_jacobian(model, y: np.ndarray, t: float, free: np.ndarray, *, scale: f
             rows = rows[where[rows] >= 0]
             J[where[rows], where[j]] = (Fp[rows] - Fm[rows]) / (2.0 * hj)
     return J
+
+
+#: the difference step's largest fraction of the least element stretch (fd_step_cap)
+FD_STRETCH = 0.1
+#: ... and its smallest fraction of the element length
+FD_REL_MIN = 1e-9
+
+
+def fd_step_cap(model, y: np.ndarray, t: float) -> float:
+    """The largest difference step [m] that keeps every element of a tether without
+    compression (seed 004 eq. 2.17) on its side of the slack kink: FD_STRETCH times the
+    least stretch T_e L_e / EA of the elements in tension at y. A step larger than an
+    element's stretch makes it slack in one of the two evaluations, and the difference
+    mixes the two branches: a slack catenary with EA/(w L) = 1e6 (stretch ~5e-6 m against
+    the 1e-4 m relative step) got a stiffness whose Newton step raised the residual from
+    3.9 N to 4e4 N. inf where no element is near a kink (compression allowed, no EA)."""
+    case = model.case
+    EA = float(case.tether.EA or 0.0)
+    if case.tether.compression or EA <= 0.0:
+        return math.inf
+    T = model.outputs(np.array([t]), y[None, :]).get("tension")
+    if T is None:
+        return math.inf
+    T = np.asarray(T[0], dtype=float)
+    T = T[T > 0.0]
+    if T.size == 0:
+        return math.inf
+    le = case.tether.length / max(model.n_elements, 1)
+    # not below FD_REL_MIN of the element length: an element all but slack at an early
+    # iterate would leave a step that only differences rounding
+    return max(FD_STRETCH * float(T.min()) * le / EA, FD_REL_MIN * le)
 
 
 #: end keys scaled by the load continuation (free ends only carry them)
@@ -291,7 +323,7 @@ def statics_band(model) -> int:
 
 
 def _band_stiffness(model, y: np.ndarray, t: float, free: np.ndarray, scale: float,
-                    b: int) -> np.ndarray:
+                    b: int, h_max: float = math.inf) -> np.ndarray:
     """K = −∂F_free/∂q_free [N/m] in LAPACK's general band storage for dgbtrf (kl = ku =
     b: K[i, j] at AB[2b + i − j, j]), by central differences with columns j ≡ c (mod 2b +
     1) perturbed together: 2 (2b + 1) force evaluations, O(n) work."""
@@ -307,7 +339,7 @@ def _band_stiffness(model, y: np.ndarray, t: float, free: np.ndarray, scale: flo
     for c in range(min(ncol, nf)):
         k = idx[c::ncol]
         cols = free[k]
-        h = FD_REL * (np.abs(y[cols]) + scale)
+        h = np.minimum(FD_REL * (np.abs(y[cols]) + scale), h_max)
         yp[cols] = y[cols] + h
         model.force(t, yp, Fp, model.data)
         yp[cols] = y[cols] - h
@@ -389,14 +421,16 @@ def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_it
     while res > tol and it < max_iter:
         it += 1
         if band is not None:
-            fac = _band_factor(_band_stiffness(model, y, t, free, scale, band), band)
+            cap = fd_step_cap(model, y, t)
+            fac = _band_factor(_band_stiffness(model, y, t, free, scale, band, cap), band)
             if fac is None:
                 break
 
             def lin(v, fac=fac):
                 return _band_solve(fac, v)
         else:
-            K = -force_jacobian(model, y, t, free, scale=scale, banded=banded)  # stiffness
+            K = -force_jacobian(model, y, t, free, scale=scale, banded=banded,
+                                h_max=fd_step_cap(model, y, t))  # stiffness
             fac = _factor(K)
             if fac is None:
                 break
@@ -809,7 +843,8 @@ def _compression_hint(model, y0: np.ndarray, t: float, tol: float, max_iter: int
     converges from the same start to a shape whose elements carry compression (the
     weightless elastica between two ends closer than its length is an arch in compression,
     e.g. the neutrally buoyant ROV umbilical). Its elements would go slack and lose the
-    force that holds the bending, so no shape at rest balances. "" otherwise."""
+    force that holds the bending; a shape at rest with them slack sits on the kink of the
+    axial law, where Newton does not converge. "" otherwise."""
     case = model.case
     if (not model.n_q or case.tether.compression
             or "compression" not in model.supports.tether_keys):
@@ -831,9 +866,9 @@ def _compression_hint(model, y0: np.ndarray, t: float, tol: float, max_iter: int
             f"(residual {eq.residual:.3g} N, {eq.iterations} iterations) to a shape with "
             f"{int(np.sum(pushed))} of {T.size} elements in compression (median "
             f"{-float(np.median(T[pushed])):.3g} N): this tether takes no compression, so "
-            "that shape cannot stand and none at rest balances. Set tether.compression: "
-            "true (a rod), or put the line in tension (weight, an end force, the ends "
-            "farther apart)")
+            "that shape cannot stand, and a shape at rest with those elements slack was not "
+            "found. Set tether.compression: true (a rod), or put the line in tension "
+            "(weight, an end force, the ends farther apart)")
 
 
 #: after convergence, Newton iterations more towards the rounding floor (a start at
@@ -958,7 +993,7 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
     ``budget`` seconds (wall clock)."""
     import time
 
-    from .integrate import StepperOptions, make_stepper
+    from .integrate import SimulationError, StepperOptions, make_stepper
     from .models.base import RunData
 
     case = model.case
@@ -1018,7 +1053,11 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
         if time.perf_counter() > t_end:
             break
         st = make_stepper("rk4", model, data, y, t, opts)
-        if st.advance(times, Y) < DR_CHUNK:
+        try:
+            if st.advance(times, Y) < DR_CHUNK:
+                break
+        except SimulationError:  # the relaxation blew up: nothing found (StaticsError)
+            res, worst = math.inf, -1
             break
         y = Y[-1].copy()
         y[rates] *= decay
