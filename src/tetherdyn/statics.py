@@ -209,10 +209,10 @@ def force_jacobian(model, y: np.ndarray, t: float, free: np.ndarray, *, scale: f
     return J
 
 
-#: the difference step's largest fraction of the least element stretch (fd_step_cap)
+#: the difference step's largest fraction of the least element stretch (fd_step_cap), and
+#: the most its rounding may err relative to the geometric stiffness by the worst-case bound
 FD_STRETCH = 0.1
-#: ... and its smallest fraction of the element length
-FD_REL_MIN = 1e-9
+FD_ROUNDING = 10.0
 
 
 def fd_step_cap(model, y: np.ndarray, t: float) -> float:
@@ -220,24 +220,32 @@ def fd_step_cap(model, y: np.ndarray, t: float) -> float:
     compression (seed 004 eq. 2.17) on its side of the slack kink: FD_STRETCH times the
     least stretch T_e L_e / EA of the elements in tension at y. A step larger than an
     element's stretch makes it slack in one of the two evaluations, and the difference
-    mixes the two branches: a slack catenary with EA/(w L) = 1e6 (stretch ~5e-6 m against
-    the 1e-4 m relative step) got a stiffness whose Newton step raised the residual from
-    3.9 N to 4e4 N. inf where no element is near a kink (compression allowed, no EA)."""
+    mixes the two branches: a slack catenary with EA/(w L) = 1e6 and bending (stretch
+    ~5e-6 m against the 1e-4 m relative step) got a stiffness whose Newton step raised the
+    residual from 3.9 N to 4e4 N. The cap is taken only where the difference's rounding,
+    bounded by EA ε |r| / L_e per evaluation over the step (every position off by an ulp),
+    stays within FD_ROUNDING times the geometric stiffness T_min / L_e (the bound is far
+    from typical: that line's cap sits at 0.6 of it and Newton converges in 6 iterations);
+    else (EA/(w L) 1e8 with 1 m elements: the cap 1e5 times below the bound; an element all
+    but slack at an early iterate) inf: the plain step, across the kink."""
     case = model.case
     EA = float(case.tether.EA or 0.0)
     if case.tether.compression or EA <= 0.0:
         return math.inf
-    T = model.outputs(np.array([t]), y[None, :]).get("tension")
+    out = model.outputs(np.array([t]), y[None, :])
+    T = out.get("tension")
     if T is None:
         return math.inf
     T = np.asarray(T[0], dtype=float)
     T = T[T > 0.0]
     if T.size == 0:
         return math.inf
+    t_min = float(T.min())
     le = case.tether.length / max(model.n_elements, 1)
-    # not below FD_REL_MIN of the element length: an element all but slack at an early
-    # iterate would leave a step that only differences rounding
-    return max(FD_STRETCH * float(T.min()) * le / EA, FD_REL_MIN * le)
+    cap = FD_STRETCH * t_min * le / EA
+    reach = float(np.max(np.abs(out["position"][0]))) + le
+    rounding = EA * np.finfo(float).eps * reach / t_min / FD_ROUNDING  # the least step [m]
+    return cap if cap >= rounding else math.inf
 
 
 #: end keys scaled by the load continuation (free ends only carry them)
@@ -765,7 +773,8 @@ def _is_towed(case: Case, t: float) -> bool:
 
 
 def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
-          load_steps: int = 1, max_iter: int = 40, relax_time: float = 30.0
+          load_steps: int = 1, max_iter: int = 40, relax_steps: int | None = None,
+          relax_time: float | None = None
           ) -> Equilibrium:
     """The static equilibrium of a case or a built model, for every formulation.
 
@@ -779,7 +788,10 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
 
     Converged when ``max |F_free| <= rtol · weight`` [N] (:func:`line_weight`);
     velocities zero; held ends where the case puts them at time ``t`` [s].
-    ``relax_time``: wall-clock budget [s] of the dynamic relaxation. Raises
+    ``relax_steps``: the dynamic relaxation's budget in RK4 steps (default RELAX_STEPS: a
+    count, so that a solve gives the same answer on every machine); ``relax_time``: an
+    optional wall-clock limit [s] on top (a caller's give-up time: what it stops at then
+    depends on the machine). Raises
     :class:`StaticsError` when nothing converges.
     """
     from .catenary_start import start_nodes
@@ -827,7 +839,8 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
             if eq is not None and eq.residual < best.residual:
                 best = eq
     tried.append("dynamic relaxation")
-    eq = _relax(model, y0 if best is None else best.y.copy(), t, tol, relax_time, anchors)
+    eq = _relax(model, y0 if best is None else best.y.copy(), t, tol,
+                RELAX_STEPS if relax_steps is None else relax_steps, anchors, relax_time)
     if eq.converged:
         return _done(eq, weight, anchors)
     if best is None or eq.residual < best.residual:
@@ -960,10 +973,11 @@ def _stiffness_continuation(model, y0: np.ndarray, t: float, tol: float, max_ite
     return eq
 
 
-#: dynamic relaxation: RK4 steps between two velocity scalings, and chunks between two
-#: measurements of the static residual
+#: dynamic relaxation: RK4 steps between two velocity scalings, chunks between two
+#: measurements of the static residual, and the RK4 steps allowed (solve's relax_steps)
 DR_CHUNK = 8
 DR_PROBE = 25
+RELAX_STEPS = 100_000
 
 
 def _node_masses(case: Case) -> np.ndarray:
@@ -979,8 +993,8 @@ def _node_masses(case: Case) -> np.ndarray:
     return m
 
 
-def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
-           anchors) -> Equilibrium:
+def _relax(model, y0: np.ndarray, t: float, tol: float, max_steps: int,
+           anchors, wall: float | None = None) -> Equilibrium:
     """Dynamic relaxation: the model's own compiled RK4 step (its ``rhs``) from y0, with
     mass-proportional damping applied as a velocity scaling exp(−c·DR_CHUNK·dt) between
     chunks of DR_CHUNK steps (every mode then decays at the rate c/2; c = 1.4 ω₀ with ω₀
@@ -990,7 +1004,8 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
     for a model with the second-order surface max |F_free| (Newton polishes from there
     once it falls a decade); else max over free nodes of m_i |a_i| with a_i = 2 (r_i(t +
     dt) − r_i(t)) / dt² from one step at rest. Stops converged below ``tol`` [N], or after
-    ``budget`` seconds (wall clock)."""
+    ``max_steps`` RK4 steps, at a measurement (the state returned is the one measured;
+    ``wall``: also after that many seconds of wall clock, if given)."""
     import time
 
     from .integrate import SimulationError, StepperOptions, make_stepper
@@ -1016,7 +1031,7 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
     times = t + dt * np.arange(1, DR_CHUNK + 1)
     Y = np.empty((DR_CHUNK, y.size))
     one = np.empty((1, y.size))
-    t_end = time.perf_counter() + budget
+    t_end = math.inf if wall is None else time.perf_counter() + wall
     res = math.inf
     worst = -1
     chunks = 0
@@ -1047,11 +1062,9 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
                 fn = np.linalg.norm(f, axis=1)
                 worst = int(np.argmax(fn))
                 res = float(fn[worst])
-            if res <= tol:
+            if res <= tol or chunks * DR_CHUNK >= max_steps or time.perf_counter() > t_end:
                 y = rest
                 break
-        if time.perf_counter() > t_end:
-            break
         st = make_stepper("rk4", model, data, y, t, opts)
         try:
             if st.advance(times, Y) < DR_CHUNK:
