@@ -1130,9 +1130,50 @@ def _steady(model, y0: np.ndarray, t: float, tol: float, weight: float) -> Equil
         y[:3 * ns].reshape(ns, 3)[:] -= v[None, :] * (st.time - t)
         t_eq = t
         m = model  # the case's own model: its ends are where the tow's are at t
+    residual, iterations = float(max(st.variation.values(), default=0.0)), 0
+    if m is model and model.n_q == 3 * model.data.n_nodes:
+        y_p, res, it = _towed_polish(model, y, t, v, tol)
+        if res <= tol:  # the force residual in the moving frame replaces settle's ranges
+            y, residual, iterations = y_p, res, it
     eq = Equilibrium(model=m, y=y, positions=np.asarray(
         m.outputs(np.array([t_eq]), y[None, :])["position"][0]),
-        residual=float(max(st.variation.values(), default=0.0)), tol=tol,
-        converged=True, iterations=0, load_steps=1, t=t_eq, method="steady", weight=weight)
+        residual=residual, tol=tol, converged=True, iterations=iterations, load_steps=1,
+        t=t_eq, method="steady", weight=weight)
     return eq
+
+
+class _MovingFrame:
+    """A node model seen from the frame moving at the tow's velocity: every node's rate is
+    that velocity (the line at rest in the frame), so ``force`` is the static force there
+    (drag of the relative flow; internal damping idle). Everything else is the model's."""
+
+    def __init__(self, model, rates: np.ndarray):
+        self._model = model
+        self._rates = rates
+
+    def __getattr__(self, name):
+        return getattr(self._model, name)
+
+    def force(self, t, y, F, data):
+        y[self._model.n_q:] = self._rates
+        self._model.force(t, y, F, data)
+
+
+def _towed_polish(model, y: np.ndarray, t: float, v: np.ndarray, tol: float
+                  ) -> tuple[np.ndarray, float, int]:
+    """Newton on the settled tow in its moving frame (every node at the tow velocity
+    ``v`` [m/s], held ends where the case puts them at ``t``): settle stops when the
+    holder forces vary less than its own tolerance over a window (chapman_turn: 1.2e-4 of
+    the weight), Newton takes the shape to ``tol`` [N]. Returns (y, max |F_free| [N],
+    iterations); the state's rates are the tow velocity."""
+    nq = model.n_q
+    rates = np.tile(np.asarray(v, dtype=float), nq // 3)
+    frame = _MovingFrame(model, rates)
+    free = np.flatnonzero(np.asarray(model.held) == 0)
+    y = np.array(y, dtype=float)
+    model.enforce(t, y, model.data)
+    y[nq:] = rates
+    scale = model.case.tether.length / max(model.n_elements, 1)
+    return _solve(frame, y, t, free, tol, POLISH_ITER * 5, scale, False,
+                  band=statics_band(model))
 
