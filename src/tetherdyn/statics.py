@@ -1001,7 +1001,7 @@ def _stiffness_continuation(model, y0: np.ndarray, t: float, tol: float, max_ite
 #: measurements of the static residual, and the RK4 steps allowed (solve's relax_steps)
 DR_CHUNK = 8
 DR_PROBE = 25
-RELAX_STEPS = 100_000
+RELAX_STEPS = 40_000
 
 
 def _node_masses(case: Case) -> np.ndarray:
