@@ -109,11 +109,11 @@ def test_statics_missing_file_and_folder_exit_2(small_case, write_case, tmp_path
 def test_statics_without_an_equilibrium_exits_1(small_case, write_case, capsys,
                                                 monkeypatch):
     """Both ends free under gravity: no static equilibrium exists; the error names the
-    residual and where it sits. (The dynamic relaxation's wall budget is cut to 0.5 s:
+    residual and where it sits. (The dynamic relaxation's budget is cut to 5000 RK4 steps:
     the exit path is tested here, not the solver.)"""
     from tetherdyn import statics
 
-    monkeypatch.setitem(statics.solve.__kwdefaults__, "relax_time", 0.5)
+    monkeypatch.setitem(statics.solve.__kwdefaults__, "relax_steps", 5000)
     raw = small_case({"start": {"type": "free"}, "initial.shape": "equilibrium"})
     assert main(["statics", str(write_case(raw))]) == EXIT_FAILED
     err = capsys.readouterr().err

@@ -117,7 +117,7 @@ def test_solve_contract_surface_reports_the_shape_and_raises_when_it_fails():
     ds = eq.results().to_dataset()
     assert ds.sizes["time"] == 1 and float(np.abs(ds["velocity"]).max()) == 0.0
     with pytest.raises(StaticsError, match=r"residual .* N .* node \d+ \(arc length"):
-        solve(case, guess=guess, max_iter=1, rtol=1e-14, relax_time=0.2)
+        solve(case, guess=guess, max_iter=1, rtol=1e-14, relax_steps=2000)
 
 
 # -- statics.solve: the robust pipeline of issue 18 ----------------------------------------
@@ -195,16 +195,20 @@ def test_solve_buoyant_line_floats_up_and_its_anchor_carries_the_net_buoyancy():
     assert np.max(np.abs(eq.positions[:, :2])) < 1e-9
 
 
-def test_solve_seabed_grounded_length_and_fairlead_tension_match_the_closed_form():
+@pytest.mark.parametrize("stiffness", [3e6, 3e9])
+def test_solve_seabed_grounded_length_and_fairlead_tension_match_the_closed_form(stiffness):
     # mooring_touchdown.yaml's chain (180 m, EA 5e8 N, 50 m deep, fairlead 150 m away) on
     # a flat seabed: analytic.seabed_catenary (Jonkman 2007; frictionless: the statics'
     # friction anchors sit at the unloaded start) within the discretisation: the grounded
-    # length to one element (5 m), the fairlead tension to 1 %
+    # length to one element (5 m), the fairlead tension to 1 %. A stiff bed (3e9 Pa/m:
+    # the grounded nodes sink 3 µm, the chain's elements stretch 0.3 mm) needs the
+    # difference step below the least stretch (statics.fd_step_cap): it went to the
+    # dynamic relaxation before
     from tetherdyn.analytic import seabed_catenary
     from tetherdyn.statics import solve
 
     n = 36
-    env = dict(water_level=0.0, seabed=dict(z=-50.0, stiffness=3e6, damping=3e5,
+    env = dict(water_level=0.0, seabed=dict(z=-50.0, stiffness=stiffness, damping=3e5,
                                             friction=dict(axial=0.5, lateral=1.0)))
     case = dict(tether=dict(length=180.0, diameter=0.12, mass_per_length=100.0, EA=5e8),
                 model=dict(type="lumped_mass", elements=n),
@@ -214,6 +218,7 @@ def test_solve_seabed_grounded_length_and_fairlead_tension_match_the_closed_form
                 solver=dict(dt=1e-3, duration=1.0))
     eq = solve(case)
     assert eq.converged and eq.residual <= 1e-6 * eq.weight
+    assert eq.method == "newton"
     w = (100.0 - 1025.0 * math.pi * 0.12**2 / 4) * 9.81
     ref = seabed_catenary(150.0, 45.0, 180.0, w, 5e8)
     assert eq.touchdown is not None
@@ -277,8 +282,78 @@ def test_solve_error_names_the_residual_where_it_sits_and_what_to_try():
     case = _line(4, 1e3, 0.0, 0.0, end=dict(type="free"))
     case["start"] = dict(type="free")
     with pytest.raises(StaticsError) as err:
-        solve(case, relax_time=0.2)
+        solve(case, relax_steps=2000)
     msg = str(err.value)
     for part in ("residual", " N ", "node", "arc length", "newton", "dynamic relaxation",
                  "Try"):
         assert part in msg
+
+
+@pytest.mark.parametrize("ratio", [1e6, 1e8])
+@pytest.mark.parametrize("model", ["lumped_mass", "higher_order"])
+def test_solve_stiff_slack_line_with_bending_by_newton(model, ratio):
+    # EA/(w L) = 1e6, slack (chord 72 m of 100 m), EI = 1e3 N m²: the elements stretch
+    # ~5e-6 m, less than the Jacobian's old difference step (1e-4 m), which made them
+    # slack in half the evaluations; Newton then diverged (3.9 N -> 4e4 N) and the solve
+    # went to the relaxation (lumped_mass: 40-58 s) or failed (higher_order: 0.05-0.4 N
+    # against 7.8e-3 N). 1e8: no step both stays off the kink and differences more than
+    # rounding; the Jacobian of the twin without the kink (compression allowed) converges
+    # where the plain step left 1.3 N / 10 N. The holders carry the wet weight (vertical
+    # balance, independent of the solver) to what the free nodes' residuals leave
+    from tetherdyn.statics import solve
+
+    opts = dict(bending=True) if model == "lumped_mass" else None
+    case = _line(20, ratio, 60.0, 40.0, model=model, tether=dict(EI=1e3), opts=opts)
+    eq = solve(case)
+    W = (10.0 - 1025.0 * math.pi * 0.05**2 / 4) * 9.81 * 100.0
+    assert eq.converged and eq.residual <= 1e-6 * W and eq.method == "newton"
+    out = eq.model.outputs(np.array([0.0]), eq.y[None, :])
+    vertical = out["start_force"][0][2] + out["end_force"][0][2]
+    assert abs(vertical + W) <= 19 * eq.residual + 1e-9 * W
+
+
+def test_solve_error_says_when_the_equilibrium_needs_compression():
+    # a neutrally buoyant slack line with bending clamped straight down at its start (the
+    # ROV umbilical's situation): the weightless elastica is in compression near the
+    # clamp. Allowed compression, Newton converges; without it the solve fails, and the
+    # error says that the equilibrium needs compression and what to set
+    from tetherdyn.statics import StaticsError, solve
+
+    neutral = 1025.0 * math.pi * 0.05**2 / 4
+    case = _line(10, 1e4, 60.0, 40.0, mpl=neutral, model="higher_order",
+                 tether=dict(EI=1e5))
+    case["tether"]["EA"] = 1e7
+    case["start"]["clamp"] = [0.0, 0.0, -1.0]
+    with pytest.raises(StaticsError, match=r"elements in compression .* tether.compression"):
+        solve(case, relax_steps=0, max_iter=12)  # the diagnosis, not the relaxation
+    case["tether"]["compression"] = True
+    eq = solve(case)
+    assert eq.converged and eq.residual <= 1e-6 * eq.weight
+    T = eq.model.outputs(np.array([0.0]), eq.y[None, :])["tension"][0]
+    assert T.min() < -1e3 * eq.residual
+
+
+def test_solve_a_steady_tow_to_the_force_residual_in_the_moving_frame():
+    # a line towed at 1 m/s through water with a drag body at its free end: steady.settle
+    # stops at its own test (the holder forces' ranges: 1e-4 of the weight on chapman_turn),
+    # then Newton in the moving frame takes the force residual to 1e-6 of the weight. The
+    # run from that state (the model's own dynamics, not the solver) keeps every node at
+    # the tow's velocity
+    from tetherdyn.statics import solve
+    from tetherdyn.steady import Continuation
+
+    tow = dict(t=[0.0, 4000.0], x=[0.0, 4000.0], y=[0.0, 0.0], z=[-10.0, -10.0])
+    case = dict(tether=dict(length=20.0, diameter=0.02, mass_per_length=1.0, EA=1e5),
+                model=dict(type="lumped_mass", elements=6),
+                environment=dict(gravity=[0.0, 0.0, -9.81], fluid_density=1025.0),
+                start=dict(type="prescribed", interpolation="linear", trajectory=tow),
+                end=dict(type="free", mass=20.0, volume=0.002, drag_area=0.1),
+                initial=dict(shape="equilibrium"), solver=dict(dt=1e-3, duration=1.0))
+    eq = solve(case)
+    assert eq.method == "steady" and eq.residual <= 1e-6 * eq.weight
+    n = eq.model.n_nodes
+    assert np.allclose(eq.y[3 * n:].reshape(n, 3), [1.0, 0.0, 0.0])
+    run = Continuation(load_case(case), y0=eq.y)
+    _, Y = run.advance(0.2, 0.1)
+    v = Y[:, 3 * n:].reshape(len(Y), n, 3) - np.array([1.0, 0.0, 0.0])
+    assert np.max(np.abs(v)) < 1e-6

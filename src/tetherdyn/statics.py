@@ -162,11 +162,12 @@ def free_force(model, y: np.ndarray, t: float, free: np.ndarray,
 
 
 def force_jacobian(model, y: np.ndarray, t: float, free: np.ndarray, *, scale: float = 1.0,
-                   banded: bool = False) -> np.ndarray:
+                   banded: bool = False, h_max: float = math.inf) -> np.ndarray:
     """∂F_free/∂q_free [N/m] by central differences of the model's force kernel.
 
     Step ``FD_REL × (|q_j| + scale)`` per coordinate (``scale``: a length of the problem,
-    e.g. the element length [m]). Dense: two force evaluations per free coordinate.
+    e.g. the element length [m]), at most ``h_max`` [m] (:func:`fd_step_cap`). Dense: two
+    force evaluations per free coordinate.
     ``banded``: columns ``j ≡ c (mod 2·band + 1)`` are perturbed together (entries with
     |i − j| > model.band are taken as zero), for long tethers; exact only where the
     model's force is truly banded in q.
@@ -179,7 +180,7 @@ def force_jacobian(model, y: np.ndarray, t: float, free: np.ndarray, *, scale: f
     yp = np.array(y, dtype=float)
     if not banded:
         for k, j in enumerate(free):
-            h = FD_REL * (abs(y[j]) + scale)
+            h = min(FD_REL * (abs(y[j]) + scale), h_max)
             yp[j] = y[j] + h
             model.force(t, yp, Fp, model.data)
             yp[j] = y[j] - h
@@ -195,7 +196,7 @@ def force_jacobian(model, y: np.ndarray, t: float, free: np.ndarray, *, scale: f
         cols = free[np.arange(nf) % ncol == c]
         if cols.size == 0:
             continue
-        h = FD_REL * (np.abs(y[cols]) + scale)
+        h = np.minimum(FD_REL * (np.abs(y[cols]) + scale), h_max)
         yp[cols] = y[cols] + h
         model.force(t, yp, Fp, model.data)
         yp[cols] = y[cols] - h
@@ -206,6 +207,68 @@ def force_jacobian(model, y: np.ndarray, t: float, free: np.ndarray, *, scale: f
             rows = rows[where[rows] >= 0]
             J[where[rows], where[j]] = (Fp[rows] - Fm[rows]) / (2.0 * hj)
     return J
+
+
+#: the difference step's largest fraction of the least element stretch (fd_step_cap), and
+#: the most its rounding may err relative to the geometric stiffness by the worst-case bound
+FD_STRETCH = 0.1
+FD_ROUNDING = 10.0
+
+
+def _smooth_twin(model):
+    """The model with ``tether.compression: true`` (its axial law without the slack kink),
+    for the Jacobian where :func:`fd_step_cap` finds no step that stays off the kink: its
+    stiffness equals the model's wherever the elements are in tension, so Newton's step is
+    the same there, and the residual is still the model's own. (EA/(w L) = 1e8 with
+    bending: the plain step across the kink left lumped_mass at 1.3 N and higher_order at
+    10 N of a 7.8e-3 N tolerance; with this Jacobian Newton converges in 11 and 17
+    iterations.) Built once per model; the friction anchors are the model's."""
+    case = model.case
+    if (case.tether.compression or isinstance(model, _MovingFrame)
+            or "compression" not in model.supports.tether_keys):
+        return model
+    twin = getattr(model, "_statics_twin", None)
+    if twin is None:
+        twin = build_model(case.with_changes({"tether.compression": True}))
+        model._statics_twin = twin
+    a = getattr(model.data, "sea_anchor", None)
+    if a is not None:
+        twin.data.sea_anchor[:] = a
+    return twin
+
+
+def fd_step_cap(model, y: np.ndarray, t: float) -> float:
+    """The largest difference step [m] that keeps every element of a tether without
+    compression (seed 004 eq. 2.17) on its side of the slack kink: FD_STRETCH times the
+    least stretch T_e L_e / EA of the elements in tension at y. A step larger than an
+    element's stretch makes it slack in one of the two evaluations, and the difference
+    mixes the two branches: a slack catenary with EA/(w L) = 1e6 and bending (stretch
+    ~5e-6 m against the 1e-4 m relative step) got a stiffness whose Newton step raised the
+    residual from 3.9 N to 4e4 N. The cap is taken only where the difference's rounding,
+    bounded by EA ε |r| / L_e per evaluation over the step (every position off by an ulp),
+    stays within FD_ROUNDING times the geometric stiffness T_min / L_e (the bound is far
+    from typical: that line's cap sits at 0.6 of it and Newton converges in 6 iterations);
+    else (EA/(w L) 1e8 with 1 m elements: the cap 1e5 times below the bound; an element all
+    but slack at an early iterate) inf: the plain step, on the model without the kink
+    (:func:`_smooth_twin`)."""
+    case = model.case
+    EA = float(case.tether.EA or 0.0)
+    if case.tether.compression or EA <= 0.0:
+        return math.inf
+    out = model.outputs(np.array([t]), y[None, :])
+    T = out.get("tension")
+    if T is None:
+        return math.inf
+    T = np.asarray(T[0], dtype=float)
+    T = T[T > 0.0]
+    if T.size == 0:
+        return math.inf
+    t_min = float(T.min())
+    le = case.tether.length / max(model.n_elements, 1)
+    cap = FD_STRETCH * t_min * le / EA
+    reach = float(np.max(np.abs(out["position"][0]))) + le
+    rounding = EA * np.finfo(float).eps * reach / t_min / FD_ROUNDING  # the least step [m]
+    return cap if cap >= rounding else math.inf
 
 
 #: end keys scaled by the load continuation (free ends only carry them)
@@ -291,7 +354,7 @@ def statics_band(model) -> int:
 
 
 def _band_stiffness(model, y: np.ndarray, t: float, free: np.ndarray, scale: float,
-                    b: int) -> np.ndarray:
+                    b: int, h_max: float = math.inf) -> np.ndarray:
     """K = −∂F_free/∂q_free [N/m] in LAPACK's general band storage for dgbtrf (kl = ku =
     b: K[i, j] at AB[2b + i − j, j]), by central differences with columns j ≡ c (mod 2b +
     1) perturbed together: 2 (2b + 1) force evaluations, O(n) work."""
@@ -307,7 +370,7 @@ def _band_stiffness(model, y: np.ndarray, t: float, free: np.ndarray, scale: flo
     for c in range(min(ncol, nf)):
         k = idx[c::ncol]
         cols = free[k]
-        h = FD_REL * (np.abs(y[cols]) + scale)
+        h = np.minimum(FD_REL * (np.abs(y[cols]) + scale), h_max)
         yp[cols] = y[cols] + h
         model.force(t, yp, Fp, model.data)
         yp[cols] = y[cols] - h
@@ -350,6 +413,11 @@ def _band_solve(fac, r: np.ndarray) -> np.ndarray:
     return x
 
 
+#: full-step Newton: iterations without a new lowest residual before it gives way to the
+#: damped Newton (the stiff jumper's full steps reach a new low every 1-3 iterations)
+FULL_STALL = 8
+
+
 def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_iter: int,
             scale: float, banded: bool, damped: bool = True, band: int | None = None
             ) -> tuple[np.ndarray, float, int]:
@@ -357,7 +425,9 @@ def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_it
     iterations). Stops when the residual is below tol or the iteration stalls.
 
     ``damped=False``: full steps (shortened only where the model's ``check`` rejects the
-    state), stopped when the residual exceeds 1e8 times its start. A slender structure
+    state), stopped when the residual exceeds 1e8 times its start or has not reached a
+    new low in FULL_STALL iterations (a higher_order payload in a current wandered at
+    1e6-1e8 N for 40 full steps before the damped Newton converged). A slender structure
     with stiff axial springs converges that way even though each rotation step leaves a
     large axial residual that the next step removes: the intermediate states carry large
     axial forces whose geometric stiffness no merit function can see from the last point.
@@ -377,18 +447,22 @@ def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_it
     r = free_force(model, y, t, free, work)
     res = float(np.max(np.abs(r))) if r.size else 0.0
     res0 = res
+    best, it_best = res, 0
     it = 0
     while res > tol and it < max_iter:
         it += 1
         if band is not None:
-            fac = _band_factor(_band_stiffness(model, y, t, free, scale, band), band)
+            cap = fd_step_cap(model, y, t)
+            jm = model if math.isfinite(cap) else _smooth_twin(model)
+            fac = _band_factor(_band_stiffness(jm, y, t, free, scale, band, cap), band)
             if fac is None:
                 break
 
             def lin(v, fac=fac):
                 return _band_solve(fac, v)
         else:
-            K = -force_jacobian(model, y, t, free, scale=scale, banded=banded)  # stiffness
+            K = -force_jacobian(model, y, t, free, scale=scale, banded=banded,
+                                h_max=fd_step_cap(model, y, t))  # stiffness
             fac = _factor(K)
             if fac is None:
                 break
@@ -425,6 +499,10 @@ def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_it
         r = r_new
         res = float(np.max(np.abs(r)))
         if not damped and res > 1e8 * max(res0, tol):
+            break
+        if res < best:
+            best, it_best = res, it
+        elif not damped and it - it_best >= FULL_STALL:
             break
     return y, res, it
 
@@ -719,7 +797,8 @@ def _is_towed(case: Case, t: float) -> bool:
 
 
 def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
-          load_steps: int = 1, max_iter: int = 40, relax_time: float = 30.0
+          load_steps: int = 1, max_iter: int = 40, relax_steps: int | None = None,
+          relax_time: float | None = None
           ) -> Equilibrium:
     """The static equilibrium of a case or a built model, for every formulation.
 
@@ -733,7 +812,10 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
 
     Converged when ``max |F_free| <= rtol · weight`` [N] (:func:`line_weight`);
     velocities zero; held ends where the case puts them at time ``t`` [s].
-    ``relax_time``: wall-clock budget [s] of the dynamic relaxation. Raises
+    ``relax_steps``: the dynamic relaxation's budget in RK4 steps (default RELAX_STEPS: a
+    count, so that a solve gives the same answer on every machine); ``relax_time``: an
+    optional wall-clock limit [s] on top (a caller's give-up time: what it stops at then
+    depends on the machine). Raises
     :class:`StaticsError` when nothing converges.
     """
     from .catenary_start import start_nodes
@@ -781,12 +863,49 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
             if eq is not None and eq.residual < best.residual:
                 best = eq
     tried.append("dynamic relaxation")
-    eq = _relax(model, y0 if best is None else best.y.copy(), t, tol, relax_time, anchors)
+    eq = _relax(model, y0 if best is None else best.y.copy(), t, tol,
+                RELAX_STEPS if relax_steps is None else relax_steps, anchors, relax_time)
     if eq.converged:
         return _done(eq, weight, anchors)
     if best is None or eq.residual < best.residual:
         best = eq
-    raise _error(best.model, best.y, t, best.residual, tol, tried, node=best.worst)
+    raise _error(best.model, best.y, t, best.residual, tol, tried, node=best.worst,
+                 hint=_compression_hint(model, y0, t, tol, max_iter, anchors))
+
+
+def _compression_hint(model, y0: np.ndarray, t: float, tol: float, max_iter: int,
+                      anchors) -> str:
+    """Why a line that refuses compression (``tether.compression: false``, seed 004 eq.
+    2.17) has no equilibrium, where that is the reason: Newton with compression allowed
+    converges from the same start to a shape whose elements carry compression (the
+    weightless elastica between two ends closer than its length is an arch in compression,
+    e.g. the neutrally buoyant ROV umbilical). Its elements would go slack and lose the
+    force that holds the bending; a shape at rest with them slack sits on the kink of the
+    axial law, where Newton does not converge. "" otherwise."""
+    case = model.case
+    if (not model.n_q or case.tether.compression
+            or "compression" not in model.supports.tether_keys):
+        return ""
+    try:
+        alt = build_model(case.with_changes({"tether.compression": True}))
+        eq = equilibrium(alt, y0.copy(), t=t, tol=tol, max_iter=max_iter, anchors=anchors)
+    except (ValueError, ArithmeticError):
+        return ""
+    if not eq.converged:
+        return ""
+    T = np.asarray(alt.outputs(np.array([t]), eq.y[None, :])["tension"][0], dtype=float)
+    pushed = T < -tol
+    if not np.any(pushed):
+        return ""
+    # the median: an element next to a held end that moves at t also shows that end's
+    # axial damping in the outputs (the ROV's last element: 41 N of its 0.02-0.06 N)
+    return (f"with compression allowed (tether.compression: true) Newton converges "
+            f"(residual {eq.residual:.3g} N, {eq.iterations} iterations) to a shape with "
+            f"{int(np.sum(pushed))} of {T.size} elements in compression (median "
+            f"{-float(np.median(T[pushed])):.3g} N): this tether takes no compression, so "
+            "that shape cannot stand, and a shape at rest with those elements slack was not "
+            "found. Set tether.compression: true (a rod), or put the line in tension "
+            "(weight, an end force, the ends farther apart)")
 
 
 #: after convergence, Newton iterations more towards the rounding floor (a start at
@@ -878,10 +997,11 @@ def _stiffness_continuation(model, y0: np.ndarray, t: float, tol: float, max_ite
     return eq
 
 
-#: dynamic relaxation: RK4 steps between two velocity scalings, and chunks between two
-#: measurements of the static residual
+#: dynamic relaxation: RK4 steps between two velocity scalings, chunks between two
+#: measurements of the static residual, and the RK4 steps allowed (solve's relax_steps)
 DR_CHUNK = 8
 DR_PROBE = 25
+RELAX_STEPS = 40_000
 
 
 def _node_masses(case: Case) -> np.ndarray:
@@ -897,8 +1017,8 @@ def _node_masses(case: Case) -> np.ndarray:
     return m
 
 
-def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
-           anchors) -> Equilibrium:
+def _relax(model, y0: np.ndarray, t: float, tol: float, max_steps: int,
+           anchors, wall: float | None = None) -> Equilibrium:
     """Dynamic relaxation: the model's own compiled RK4 step (its ``rhs``) from y0, with
     mass-proportional damping applied as a velocity scaling exp(−c·DR_CHUNK·dt) between
     chunks of DR_CHUNK steps (every mode then decays at the rate c/2; c = 1.4 ω₀ with ω₀
@@ -908,10 +1028,11 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
     for a model with the second-order surface max |F_free| (Newton polishes from there
     once it falls a decade); else max over free nodes of m_i |a_i| with a_i = 2 (r_i(t +
     dt) − r_i(t)) / dt² from one step at rest. Stops converged below ``tol`` [N], or after
-    ``budget`` seconds (wall clock)."""
+    ``max_steps`` RK4 steps, at a measurement (the state returned is the one measured;
+    ``wall``: also after that many seconds of wall clock, if given)."""
     import time
 
-    from .integrate import StepperOptions, make_stepper
+    from .integrate import SimulationError, StepperOptions, make_stepper
     from .models.base import RunData
 
     case = model.case
@@ -934,7 +1055,7 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
     times = t + dt * np.arange(1, DR_CHUNK + 1)
     Y = np.empty((DR_CHUNK, y.size))
     one = np.empty((1, y.size))
-    t_end = time.perf_counter() + budget
+    t_end = math.inf if wall is None else time.perf_counter() + wall
     res = math.inf
     worst = -1
     chunks = 0
@@ -965,13 +1086,15 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, budget: float,
                 fn = np.linalg.norm(f, axis=1)
                 worst = int(np.argmax(fn))
                 res = float(fn[worst])
-            if res <= tol:
+            if res <= tol or chunks * DR_CHUNK >= max_steps or time.perf_counter() > t_end:
                 y = rest
                 break
-        if time.perf_counter() > t_end:
-            break
         st = make_stepper("rk4", model, data, y, t, opts)
-        if st.advance(times, Y) < DR_CHUNK:
+        try:
+            if st.advance(times, Y) < DR_CHUNK:
+                break
+        except SimulationError:  # the relaxation blew up: nothing found (StaticsError)
+            res, worst = math.inf, -1
             break
         y = Y[-1].copy()
         y[rates] *= decay
@@ -1031,9 +1154,50 @@ def _steady(model, y0: np.ndarray, t: float, tol: float, weight: float) -> Equil
         y[:3 * ns].reshape(ns, 3)[:] -= v[None, :] * (st.time - t)
         t_eq = t
         m = model  # the case's own model: its ends are where the tow's are at t
+    residual, iterations = float(max(st.variation.values(), default=0.0)), 0
+    if m is model and model.n_q == 3 * model.data.n_nodes:
+        y_p, res, it = _towed_polish(model, y, t, v, tol)
+        if res <= tol:  # the force residual in the moving frame replaces settle's ranges
+            y, residual, iterations = y_p, res, it
     eq = Equilibrium(model=m, y=y, positions=np.asarray(
         m.outputs(np.array([t_eq]), y[None, :])["position"][0]),
-        residual=float(max(st.variation.values(), default=0.0)), tol=tol,
-        converged=True, iterations=0, load_steps=1, t=t_eq, method="steady", weight=weight)
+        residual=residual, tol=tol, converged=True, iterations=iterations, load_steps=1,
+        t=t_eq, method="steady", weight=weight)
     return eq
+
+
+class _MovingFrame:
+    """A node model seen from the frame moving at the tow's velocity: every node's rate is
+    that velocity (the line at rest in the frame), so ``force`` is the static force there
+    (drag of the relative flow; internal damping idle). Everything else is the model's."""
+
+    def __init__(self, model, rates: np.ndarray):
+        self._model = model
+        self._rates = rates
+
+    def __getattr__(self, name):
+        return getattr(self._model, name)
+
+    def force(self, t, y, F, data):
+        y[self._model.n_q:] = self._rates
+        self._model.force(t, y, F, data)
+
+
+def _towed_polish(model, y: np.ndarray, t: float, v: np.ndarray, tol: float
+                  ) -> tuple[np.ndarray, float, int]:
+    """Newton on the settled tow in its moving frame (every node at the tow velocity
+    ``v`` [m/s], held ends where the case puts them at ``t``): settle stops when the
+    holder forces vary less than its own tolerance over a window (chapman_turn: 1.2e-4 of
+    the weight), Newton takes the shape to ``tol`` [N]. Returns (y, max |F_free| [N],
+    iterations); the state's rates are the tow velocity."""
+    nq = model.n_q
+    rates = np.tile(np.asarray(v, dtype=float), nq // 3)
+    frame = _MovingFrame(model, rates)
+    free = np.flatnonzero(np.asarray(model.held) == 0)
+    y = np.array(y, dtype=float)
+    model.enforce(t, y, model.data)
+    y[nq:] = rates
+    scale = model.case.tether.length / max(model.n_elements, 1)
+    return _solve(frame, y, t, free, tol, POLISH_ITER * 5, scale, False,
+                  band=statics_band(model))
 
