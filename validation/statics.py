@@ -14,6 +14,7 @@ catenary_start.py (the solver's analytic start).
 from __future__ import annotations
 
 import math
+import re
 import time
 from pathlib import Path
 
@@ -22,7 +23,7 @@ import yaml
 
 from tetherdyn.case import CaseError, _Loader, load_case
 from tetherdyn.models import build_model
-from tetherdyn.statics import solve
+from tetherdyn.statics import StaticsError, solve
 
 from . import Row, register, save_figure
 
@@ -138,6 +139,17 @@ def _first_line(exc: Exception) -> str:
     return str(exc).split(" Try:")[0].replace("\n", " ")
 
 
+def _error_residual(exc: Exception) -> dict:
+    """A StaticsError's residual [N] and tolerance [N] (rtol · weight) as its message
+    states them: the residual relative to the weight, and ``method`` "StaticsError"."""
+    m = re.search(r"residual (\S+) N \(tolerance (\S+) N\)", str(exc))
+    if not isinstance(exc, StaticsError) or m is None:
+        return {}
+    residual, tol = float(m.group(1)), float(m.group(2))
+    return dict(method="StaticsError", residual=residual, weight=tol / RTOL,
+                rel=residual / tol * RTOL)
+
+
 def timed_solve(raw: dict, base_dir: Path | None = None) -> dict:
     """statics.solve from the case's defaults, timed with its kernels warm: a first solve
     compiles (or loads from the cache) what the formulation needs, the second one on a
@@ -156,6 +168,7 @@ def timed_solve(raw: dict, base_dir: Path | None = None) -> dict:
         # (its time includes compilation; a solve that failed once is not repeated)
         out["seconds"] = time.perf_counter() - t0
         out["error"] = f"{type(exc).__name__}: {_first_line(exc)}"
+        out.update(_error_residual(exc))
         return out
     model = build_model(case)
     t0 = time.perf_counter()
