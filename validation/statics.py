@@ -378,7 +378,7 @@ def fitted_order(ns, errs) -> float:
 #: issue 18: max node speed < 1e-6 m/s over 10 s; the top tension at t = 0 the same for
 #: every time step (to rounding: 1e-12 relative, a few thousand ulps of its magnitude)
 STILL_SPEED, STILL_DURATION, STILL_TOL = 1e-6, 10.0, 1e-12
-STILL_OUTPUT = 0.1  # [s] between the sampled node speeds
+STILL_OUTPUT = 0.01  # [s] between the sampled node speeds
 
 
 def still_cases(full: bool) -> dict[str, dict]:
@@ -652,7 +652,7 @@ def check_still(full: bool = True, figure_dir: Path | None = None) -> Row:
     for n, r in res.items():
         for run in r["runs"]:
             lines.append(f"| {n} | {run['method']} | {run['dt']:.3g} | {run['max_speed']:.2e}"
-                         f" | {run['t_max']:.1f} | {run['top_t0']:.15g} |")
+                         f" | {run['t_max']:.2f} | {run['top_t0']:.15g} |")
     figure = _still_figure(res, figure_dir) if figure_dir is not None else None
     return Row(
         name=f"A run from the equilibrium stays still ({duration:g} s)",
