@@ -76,7 +76,7 @@ def stress_line(n: int, ratio: float, span: float, dz: float, *, model: str = "l
                 initial=dict(shape="equilibrium"), solver=dict(dt=1e-4, duration=1.0))
 
 
-#: slack: chord 72 m for a 100 m line; taut: chord 102.9 m (2.9 % over the length)
+#: slack: chord 72 m for a 100 m line; taut: chord 103.1 m (3.1 % over the length)
 SLACK, TAUT, DZ = 60.0, 95.0, 40.0
 SEABED = dict(water_level=0.0, seabed=dict(z=-100.0, stiffness=3e6, damping=3e5,
                                          friction=dict(axial=0.5, lateral=1.0)))
@@ -507,13 +507,15 @@ def check_examples(full: bool = True, figure_dir: Path | None = None) -> Row:
         details=("`initial: {shape: equilibrium}` with no guess (points, direction and "
                  "velocity dropped) for every bundled example (swingup_ga: its base_case; "
                  "tows settle by steady.settle) and for stress cases: a 100 m line in sea "
-                 "water with EA/(w L) 1e2–1e8, slack (chord 72 m) and taut (chord 102.9 m), "
+                 "water with EA/(w L) 1e2–1e8, slack (chord 72 m) and taut (chord 103.1 m), "
                  "buoyant, on a seabed with friction, in a current, lumped_mass bending, "
                  "higher_order bending and torsion (held rolls 0° and 90°), ancf2d, "
                  "rod_chain and rigid_links (they hold their start only: hanging with a "
                  "500 kg payload in a 1 m/s current), and N = 100. The residual is the "
                  "solver's own max |F_free| at the returned state (the model's force "
-                 "kernel); the weight is statics.line_weight. Seconds: wall time of "
+                 "kernel; for a tow, method steady, the residual statics reports is "
+                 "steady.settle's variation: the range of the holder forces over its "
+                 "window); the weight is statics.line_weight. Seconds: wall time of "
                  "statics.solve on a freshly built model after a first solve of the same "
                  "case (kernels compiled and warm; a case whose first solve fails is not "
                  "repeated and its time includes loading the kernels), on a 2-core machine "
