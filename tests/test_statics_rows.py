@@ -60,11 +60,6 @@ def test_a_run_from_the_equilibrium_stays_still_and_its_t0_tension_ignores_dt():
     assert row.passed
 
 
-@pytest.mark.xfail(strict=True, reason="not met: the tows settle by steady.settle to a "
-                   "residual (settle's variation of the holder forces) of 1.2e-4 "
-                   "(chapman_turn), 6.9e-5 and 1.3e-4 (vaz_patel_acceleration / "
-                   "_deceleration: 0.709 N of 5340 N) of the line's weight, above 1e-6 "
-                   "(docs/validation.md, statics_examples)")
 def test_a_tow_settles_to_the_residual_bound():
     raw, base = statics.example_cases()["vaz_patel_deceleration"]
     r = statics.timed_solve(raw, base)
