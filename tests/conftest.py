@@ -41,6 +41,19 @@ def small_case() -> Callable[..., dict]:
     return make_small_case
 
 
+@pytest.fixture(scope="session")
+def dask_client():
+    """One 2-worker LocalCluster (``tetherdyn.batch.get_client``) for the session: the batch,
+    identification and optimisation tests share it instead of each starting its own
+    (a start and close cost ~18 s on 2 loaded cores, plus each new worker loading the
+    formulations' compiled code again)."""
+    from tetherdyn.batch import close_client, get_client
+
+    client = get_client(workers=2)
+    yield client
+    close_client(client)
+
+
 @pytest.fixture
 def write_case(tmp_path: Path) -> Callable[..., Path]:
     """Write a case dict as YAML: ``write_case(case, "name.yaml", folder=None) -> Path``."""

@@ -10,7 +10,7 @@ import xarray as xr
 from conftest import make_small_case
 
 from tetherdyn import simulate
-from tetherdyn.batch import BatchResult, case_key, get_client, run_batch
+from tetherdyn.batch import BatchResult, case_key, run_batch
 from tetherdyn.case import CaseError
 from tetherdyn.identify import (
     CORRELATION_WARN,
@@ -202,13 +202,10 @@ def test_sampling_hits_marker_times_or_interpolates():
 # -- the batch runner on a real LocalCluster (2 workers, shared by the tests below) ----------
 
 
-@pytest.fixture(scope="module")
-def client():
-    from tetherdyn.batch import close_client
-
-    c = get_client(workers=2)
-    yield c
-    close_client(c)
+@pytest.fixture
+def client(dask_client):
+    """The session's LocalCluster (conftest.dask_client), made by get_client(workers=2)."""
+    return dask_client
 
 
 def _markers_for(case: dict) -> Markers:

@@ -306,13 +306,13 @@ def test_problem_copy_is_not_mutated(problem):
 # -- the validation row (reduced) -----------------------------------------------------------
 
 
-def test_swingup_row_reduced():
+def test_swingup_row_reduced(dask_client):
     from validation import (
         _REGISTRY,
         swingup,  # noqa: F401 - registers the row
     )
 
-    row = _REGISTRY["seed003_swingup"].func(full=False)
+    row = _REGISTRY["seed003_swingup"].func(full=False, client=dask_client)
     v = row.values
     assert row.passed, row.ours
     assert v["monotone"] and v["failures"] == 0
@@ -329,10 +329,10 @@ def test_plateau_generation_is_the_last_improvement():
     assert plateau_generation([0.3, 0.3]) == 0
 
 
-def test_swingup_vs_seed_row_reduced():
+def test_swingup_vs_seed_row_reduced(dask_client):
     from validation import _REGISTRY, swingup
 
-    row = _REGISTRY["seed003_swingup_vs_seed"].func(full=False)
+    row = _REGISTRY["seed003_swingup_vs_seed"].func(full=False, client=dask_client)
     v = row.values
     # the same GA run as the row above (one per process)
     assert swingup.run_ga(False)[1].best_t == v["capture_time"]

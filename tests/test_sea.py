@@ -44,9 +44,11 @@ def _element(a, t, A, B, VA=(0, 0, 0), VB=(0, 0, 0), *, law=0, cd_n=1.2, cd_t=0.
              ca_n=1.0, ca_t=0.0, length0=None, g=(0.0, 0.0, -G)):
     out = np.zeros(sea.ELEMENT_OUT)
     L0 = float(np.linalg.norm(np.subtract(B, A))) if length0 is None else length0
+    # coordinates as floats, as a formulation passes them: one compiled signature for all
+    A, B, VA, VB, g = (tuple(map(float, v)) for v in (A, B, VA, VB, g))
     sea.element_fluid(a["sea_par"], a["sea_current"], a["sea_wind"], a["sea_waves"],
-                      a["sea_grid"], t, law, D, AREA, L0, cd_n, cd_t, ca_n, ca_t, *A, *B,
-                      *VA, *VB, *g, out)
+                      a["sea_grid"], float(t), law, D, AREA, float(L0), float(cd_n),
+                      float(cd_t), float(ca_n), float(ca_t), *A, *B, *VA, *VB, *g, out)
     return out
 
 
@@ -341,11 +343,13 @@ def test_lift_off_clears_the_anchor_and_no_force_above_the_bed():
     a = _arrays(seabed=dict(z=-10.0, friction=dict(axial=0.5, lateral=0.5)))
     f = np.zeros(3)
     args = (a["sea_par"], a["sea_bed"], a["sea_bed_axes"], a["sea_anchor"], 1)
-    assert sea.seabed_force(*args, 0.0, 0.0, -9.0, 0, 0, 0, 1, 0, 0, 1.0, D, f) == 0
+    # float arguments, as Point.run passes them (the same compiled signature)
+    assert sea.seabed_force(*args, 0.0, 0.0, -9.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, D,
+                            f) == 0
     assert not f.any()
-    sea.update_anchor(*args, 0.0, 0.0, -10.001, 1, 0, 0, 1.0, D)
+    sea.update_anchor(*args, 0.0, 0.0, -10.001, 1.0, 0.0, 0.0, 1.0, D)
     assert a["sea_anchor"][1, 3] == 1.0
-    sea.update_anchor(*args, 0.0, 0.0, -9.0, 1, 0, 0, 1.0, D)
+    sea.update_anchor(*args, 0.0, 0.0, -9.0, 1.0, 0.0, 0.0, 1.0, D)
     assert a["sea_anchor"][1, 3] == 0.0
 
 

@@ -24,8 +24,8 @@ def test_strip_tip_path_matches_exudyn_within_one_percent_of_the_length():
 
 
 @needs_exudyn
-def test_identification_recovers_exudyns_damping_and_drag():
-    row = seed003_exudyn.check_identification(full=False)
+def test_identification_recovers_exudyns_damping_and_drag(dask_client):
+    row = seed003_exudyn.check_identification(full=False, client=dask_client)
     assert row.passed, row.ours
     assert abs(row.values["err_D"]) < 0.05 and abs(row.values["err_cd"]) < 0.05
     assert row.values["n_failed"] == 0

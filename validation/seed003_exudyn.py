@@ -191,7 +191,9 @@ def identification_grid(full: bool) -> dict[str, list]:
           "Seed 003 §4.3 identification of D and C_D from markers Exudyn generated",
           reference="peer")
 def check_identification(full: bool = True, figure_dir: Path | None = None, *,
-                         workers: int = 2) -> Row:
+                         workers: int = 2, client=None) -> Row:
+    """The identification row; ``client``: a running Dask client to use (else a
+    LocalCluster of ``workers`` is started and closed)."""
     name = "Seed 003 identification from Exudyn's markers: D, C_D (40 elements)"
     expected = f"D = {D_IDENT:g} N s/m², C_D = {CD_IDENT:g} (Exudyn's truth)"
     tolerance = f"D, C_D within {ID_TOLERANCE:.0%}"
@@ -201,7 +203,8 @@ def check_identification(full: bool = True, figure_dir: Path | None = None, *,
     params = identification_grid(full)
     base = strip_case(ELEMENTS, DURATION, DT_IDENTIFY, method="generalized_alpha",
                       output_interval=SAMPLING, rho_inf=RHO_INF)
-    result = identify(base, markers, params, workers=workers, refine=full, progress=False)
+    result = identify(base, markers, params, client=client, workers=workers, refine=full,
+                      progress=False)
     best = result.best  # identify's answer: the grid's best, refined in the full row
     err_D = best["model.material_damping"] / D_IDENT - 1.0
     err_cd = best["tether.cd_normal"] / CD_IDENT - 1.0

@@ -94,14 +94,16 @@ def reduced_problem() -> dict:
 _GA: dict[tuple[bool, int], tuple] = {}
 
 
-def run_ga(full: bool, workers: int = 2) -> tuple:
+def run_ga(full: bool, workers: int = 2, client=None) -> tuple:
     """(problem, result) of the GA — the bundled example (full) or :func:`reduced_problem`;
-    run once per process and shared by both swing-up rows."""
+    run once per process and shared by both swing-up rows. ``client``: a running Dask
+    client to use (else a LocalCluster of ``workers`` is started and closed); the result
+    does not depend on it (deterministic simulations)."""
     key = (full, workers)
     if key not in _GA:
         problem = load_problem(EXAMPLE) if full else load_problem(reduced_problem(),
                                                                   base_dir=EXAMPLE.parent)
-        _GA[key] = (problem, optimize(problem, workers=workers, echo=None))
+        _GA[key] = (problem, optimize(problem, client=client, workers=workers, echo=None))
     return _GA[key]
 
 
@@ -118,8 +120,9 @@ def plateau_generation(history: list[float]) -> int:
 @register("seed003_swingup_vs_seed", "seed",
           "Seed 003 §5: GA swing-up against the seed's plateau generation and capture time",
           reference="seed")
-def check_seed(full: bool = True, figure_dir: Path | None = None, *, workers: int = 2) -> Row:
-    problem, result = run_ga(full, workers)
+def check_seed(full: bool = True, figure_dir: Path | None = None, *, workers: int = 2,
+               client=None) -> Row:
+    problem, result = run_ga(full, workers, client)
     best = [float(h["best"]) for h in result.history]
     g_plateau = plateau_generation(best)
     t_capture = float(result.best_t)
@@ -165,8 +168,9 @@ def check_seed(full: bool = True, figure_dir: Path | None = None, *, workers: in
 
 @register("seed003_swingup", "seed",
           "Seed 003 §5: GA swing-up, our optimiser's guarantees (eqs. 26–28)", reference="self")
-def check(full: bool = True, figure_dir: Path | None = None, *, workers: int = 2) -> Row:
-    problem, result = run_ga(full, workers)
+def check(full: bool = True, figure_dir: Path | None = None, *, workers: int = 2,
+          client=None) -> Row:
+    problem, result = run_ga(full, workers, client)
     window = tuple(problem.data.fitness.window)
     best = [float(h["best"]) for h in result.history]
     monotone = all(b1 <= b0 for b0, b1 in zip(best, best[1:], strict=False))
