@@ -913,23 +913,8 @@ def load_case(source: str | Path | dict | Case, *, base_dir: str | Path | None =
     """
     if isinstance(source, Case):
         return source
-    if isinstance(source, dict):
-        raw = _plain(source)
-        folder = Path(base_dir) if base_dir is not None else Path.cwd()
-    else:
-        path = Path(source)
-        if isinstance(source, str) and "\n" in source:
-            text, folder = source, Path(base_dir) if base_dir else Path.cwd()
-        else:
-            if not path.is_file():
-                raise CaseError(f"case file not found: {path}")
-            text, folder = path.read_text(), Path(base_dir) if base_dir else path.parent
-        try:
-            raw = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
-        except yaml.YAMLError as exc:
-            raise CaseError(f"case file is not valid YAML: {exc}") from None
-        if not isinstance(raw, dict):
-            raise CaseError("case file must be a YAML mapping of sections (tether, model, ...)")
+    raw, folder = read_case_source(source, base_dir,
+                                   "sections (tether, model, ...)")
     try:
         data = _CaseModel.model_validate(raw)
     except ValidationError as exc:
@@ -937,6 +922,29 @@ def load_case(source: str | Path | dict | Case, *, base_dir: str | Path | None =
     case = Case(data, raw, folder.resolve())
     _check_semantics(case)
     return case
+
+
+def read_case_source(source: str | Path | dict, base_dir: str | Path | None,
+                     sections: str = "sections") -> tuple[dict, Path]:
+    """The raw mapping of a case given as a file path, YAML text or a dict, and the folder
+    its relative file paths resolve against (``base_dir``, else the file's folder, else the
+    working directory). ``sections`` names what the mapping holds, for the error."""
+    if isinstance(source, dict):
+        return _plain(source), Path(base_dir) if base_dir is not None else Path.cwd()
+    path = Path(source)
+    if isinstance(source, str) and "\n" in source:
+        text, folder = source, Path(base_dir) if base_dir else Path.cwd()
+    else:
+        if not path.is_file():
+            raise CaseError(f"case file not found: {path}")
+        text, folder = path.read_text(), Path(base_dir) if base_dir else path.parent
+    try:
+        raw = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        raise CaseError(f"case file is not valid YAML: {exc}") from None
+    if not isinstance(raw, dict):
+        raise CaseError(f"case file must be a YAML mapping of {sections}")
+    return raw, folder
 
 
 def _plain(obj: Any) -> Any:

@@ -858,6 +858,24 @@ def _default_output_interval(dt: float, target: float = 0.01) -> float:
     return dt * max(1, round(target / dt))
 
 
+def _time_steps(deck, name: str, dt: float | None,
+                output_interval: float | None) -> tuple[float, float]:
+    """The run's step [s] (``dt``, else the deck's dtM) and output interval [s] (the one
+    given, else the deck's dtOut where it is a whole number of steps, else a default)."""
+    step = dt if dt is not None else deck.option(("dtM", "DT"), None)
+    if step is None:
+        raise CaseError(f"{name}: OPTIONS: dtM is missing (MoorDyn-C would derive the step "
+                        "from CFL); give dtM or pass dt")
+    if output_interval is None:
+        dt_out = deck.option(("dtOut",), 0.0) or 0.0
+        ratio = dt_out / step
+        if dt_out > 0 and abs(ratio - round(ratio)) < 1e-9 * max(1.0, ratio):
+            output_interval = dt_out
+        else:
+            output_interval = _default_output_interval(step)
+    return step, output_interval
+
+
 def _line_case(deck: MoorDynDeck, line: Line, *, duration: float | None, dt: float | None,
                output_interval: float | None, initial: str, motions: dict[int, Any],
                interpolation: str) -> dict:
@@ -944,18 +962,7 @@ def _line_case(deck: MoorDynDeck, line: Line, *, duration: float | None, dt: flo
 
     environment = _environment(deck, g, rho)
 
-    dtM = deck.option(("dtM", "DT"), None)
-    step = dt if dt is not None else dtM
-    if step is None:
-        raise CaseError(f"{name}: OPTIONS: dtM is missing (MoorDyn-C would derive the step "
-                        "from CFL); give dtM or pass dt")
-    if output_interval is None:
-        dt_out = deck.option(("dtOut",), 0.0) or 0.0
-        ratio = dt_out / step
-        if dt_out > 0 and abs(ratio - round(ratio)) < 1e-9 * max(1.0, ratio):
-            output_interval = dt_out
-        else:
-            output_interval = _default_output_interval(step)
+    step, output_interval = _time_steps(deck, name, dt, output_interval)
 
     start = _end_dict(pa, motions.get(pa.id), interpolation, rho, g, pos0[pa.id])
     end = _end_dict(pb, motions.get(pb.id), interpolation, rho, g, pos0[pb.id])
@@ -1347,18 +1354,7 @@ def moordyn_to_system(
         warnings.warn(f"{name}: OPTIONS: TmaxIC: MoorDyn would start from its initial-"
                       "condition solve; tetherdyn starts the lines straight between their "
                       "points (system statics are not built yet)", CaseWarning, stacklevel=2)
-    dtM = deck.option(("dtM", "DT"), None)
-    step = dt if dt is not None else dtM
-    if step is None:
-        raise CaseError(f"{name}: OPTIONS: dtM is missing (MoorDyn-C would derive the step "
-                        "from CFL); give dtM or pass dt")
-    if output_interval is None:
-        dt_out = deck.option(("dtOut",), 0.0) or 0.0
-        ratio = dt_out / step
-        if dt_out > 0 and abs(ratio - round(ratio)) < 1e-9 * max(1.0, ratio):
-            output_interval = dt_out
-        else:
-            output_interval = _default_output_interval(step)
+    step, output_interval = _time_steps(deck, name, dt, output_interval)
     return {
         "name": f"{name} (MoorDyn deck: {len(lines)} lines, {len(points)} points)",
         "line_types": line_types,

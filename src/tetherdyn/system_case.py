@@ -36,9 +36,8 @@ from .case import (
     Solver,
     Vec3,
     _format_validation_error,
-    _Loader,
-    _plain,
     load_case,
+    read_case_source,
 )
 from .initial import END_GAP_REL
 
@@ -164,32 +163,13 @@ class SystemCase:
         return load_system(raw, base_dir=self.base_dir)
 
 
-def _read(source: str | Path | dict, base_dir: str | Path | None) -> tuple[dict, Path]:
-    if isinstance(source, dict):
-        return _plain(source), Path(base_dir) if base_dir is not None else Path.cwd()
-    path = Path(source)
-    if isinstance(source, str) and "\n" in source:
-        text, folder = source, Path(base_dir) if base_dir else Path.cwd()
-    else:
-        if not path.is_file():
-            raise CaseError(f"case file not found: {path}")
-        text, folder = path.read_text(), Path(base_dir) if base_dir else path.parent
-    try:
-        raw = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        raise CaseError(f"case file is not valid YAML: {exc}") from None
-    if not isinstance(raw, dict):
-        raise CaseError("case file must be a YAML mapping of sections")
-    return raw, folder
-
-
 def load_any(source: str | Path | dict | Case | SystemCase, *,
              base_dir: str | Path | None = None) -> Case | SystemCase:
     """A single-line :class:`~tetherdyn.case.Case` or a :class:`SystemCase`, whichever the
     source describes (a system has ``lines`` / ``points``)."""
     if isinstance(source, Case | SystemCase):
         return source
-    raw, folder = _read(source, base_dir)
+    raw, folder = read_case_source(source, base_dir)
     if is_system(raw):
         return load_system(raw, base_dir=folder)
     return load_case(raw, base_dir=folder)
@@ -311,7 +291,7 @@ def load_system(source: str | Path | dict, *, base_dir: str | Path | None = None
     Raises :class:`~tetherdyn.case.CaseError` naming each offending key path
     (``lines.<name>.…``, ``points.<name>.…``).
     """
-    raw, folder = _read(source, base_dir)
+    raw, folder = read_case_source(source, base_dir)
     if "bodies" in raw:
         raise CaseError("bodies: rigid bodies are not built yet (issue 19's next part); a "
                         "system takes lines and points")
