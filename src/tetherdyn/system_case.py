@@ -13,8 +13,9 @@ system's ``environment`` and ``solver``; its two ends are the points they attach
 
 Every line is validated as the single-line case it makes (:func:`tetherdyn.case.load_case`),
 its errors keyed by the line (``lines.<name>.tether.EA: ...``), so a line admits exactly
-what a single-line case of its model admits. ``bodies`` are refused (not built yet), as are
-methods other than rk4 and rk45.
+what a single-line case of its model admits. ``initial: {shape: equilibrium}`` starts the
+system from its static equilibrium (system_statics.py). ``bodies`` are refused (not built
+yet), as are methods other than rk4 and rk45.
 """
 
 from __future__ import annotations
@@ -91,10 +92,20 @@ class PointSpec(_Section):
     interpolation: Literal["cubic", "linear"] | None = None
 
 
+class SystemInitial(_Section):
+    """``initial``: the system's state at t = 0 (docs/systems.md, "Statics")."""
+
+    # lines: each line as its own ``initial`` lays it (default: straight between its
+    # points), free points where ``position`` puts them; equilibrium: the system's static
+    # equilibrium at t = 0 (system_statics.py), those shapes and positions as the guess
+    shape: Literal["lines", "equilibrium"] = "lines"
+
+
 class _SystemModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str | None = None
+    initial: SystemInitial = SystemInitial()
     line_types: dict[str, dict[str, Any]] = {}
     lines: dict[str, LineSpec]
     points: dict[str, PointSpec]
@@ -130,6 +141,11 @@ class SystemCase:
     @property
     def name(self) -> str | None:
         return self._data.name
+
+    @property
+    def initial_shape(self) -> str:
+        """``initial.shape``: "lines" (each line's own initial shape) or "equilibrium"."""
+        return self._data.initial.shape
 
     @property
     def environment(self) -> Environment:
@@ -295,7 +311,7 @@ def load_system(source: str | Path | dict, *, base_dir: str | Path | None = None
     if "bodies" in raw:
         raise CaseError("bodies: rigid bodies are not built yet (issue 19's next part); a "
                         "system takes lines and points")
-    for key in ("tether", "model", "start", "end", "initial"):
+    for key in ("tether", "model", "start", "end"):
         if key in raw:
             raise CaseError(f"{key}: a system case gives each line's {key} under "
                             "lines.<name> (or a point), not at the top level")
