@@ -9,8 +9,9 @@ from the line's previous solution moved with its ends). The residual of a free p
 the net static force on it: its own weight, buoyancy and current drag plus the force of
 every line end on it. That force is the system model's own (models/system.py's rhs at
 rest evaluates each free point's load, ``pforce``: the dynamics' physics, written once).
-Newton's method on ``R(x) = 0`` with a central-difference Jacobian (each column re-solves
-the lines on the perturbed point) and a backtracking line search on ``|R|``; where it
+Newton's method on ``R(x) = 0`` with a forward-difference Jacobian (each column re-solves
+the lines on the perturbed point) updated by Broyden's formula between steps, and a
+backtracking line search on ``|R|``; where it
 stalls, dynamic relaxation of the whole system (its compiled RK4 step, velocities scaled
 down every chunk) brings the points near, and Newton polishes from there.
 
@@ -44,7 +45,7 @@ from .system_case import SystemCase, load_system
 
 __all__ = ["SystemEquilibrium", "SystemStatics", "solve_system"]
 
-#: Newton on the free points: iterations, the central-difference step (of the shortest
+#: Newton on the free points: iterations, the forward-difference step (of the shortest
 #: line's length [m]), the largest step (of the shortest line on the point), line-search
 #: halvings
 MAX_ITER = 40
@@ -246,9 +247,9 @@ class SystemStatics:
             f += np.asarray(out["end_force" if w else "start_force"][0], dtype=float)
         return f
 
-    def _jacobian(self, x: np.ndarray) -> np.ndarray:
-        """∂R/∂x [N/m] by central differences, each column re-solving the lines on the
-        perturbed point (warm-started from the current equilibria, kept)."""
+    def _jacobian(self, x: np.ndarray, R: np.ndarray) -> np.ndarray:
+        """∂R/∂x [N/m] by forward differences from (x, R), each column re-solving the
+        lines on the perturbed point (warm-started from the current equilibria, kept)."""
         n = x.size
         J = np.empty((n, n))
         base = dict(self.eqs)
@@ -256,51 +257,70 @@ class SystemStatics:
             p = self.free[j // 3]
             on = {k for k, _ in self.case.attached(p)}
             h = FD_REL * self.reach[j // 3]
-            cols = []
-            for sgn in (1.0, -1.0):
-                xp = x.copy()
-                xp[j] += sgn * h
-                self.eqs = base
-                cols.append(self._residual(xp, self.lines_at(xp, on)))
-            J[:, j] = (cols[0] - cols[1]) / (2.0 * h)
+            xp = x.copy()
+            xp[j] += h
+            self.eqs = base
+            J[:, j] = (self._residual(xp, self.lines_at(xp, on)) - R) / h
         self.eqs = base
         return J
 
     def newton(self, x: np.ndarray, tol: float, max_iter: int = MAX_ITER
                ) -> tuple[np.ndarray, np.ndarray, int]:
-        """Newton with a backtracking line search on max |R| from x: (x, R, iterations).
-        Stops converged (max |R| <= tol), at max_iter, or where no step lowers |R|."""
+        """Newton with a backtracking line search on |R| from x: (x, R, iterations). The
+        Jacobian by differences, then Broyden's update after each full step (one line solve
+        per iteration), differenced afresh after a damped step or where its step finds no
+        descent. Stops
+        converged (max |R| <= tol), at max_iter, or where no step of a fresh Jacobian
+        lowers |R|."""
         self.eqs = self.lines_at(x)
         R = self._residual(x, self.eqs)
         it = 0
+        J = None
         while np.max(np.abs(R)) > tol and it < max_iter:
             it += 1
-            J = self._jacobian(x)
-            try:
-                dx = -np.linalg.solve(J, R)
-            except np.linalg.LinAlgError:
-                dx = -np.linalg.lstsq(J, R, rcond=None)[0]
-            # at most MAX_STEP_REL of the shortest line on each point per step
-            step = np.linalg.norm(dx.reshape(-1, 3), axis=1)
-            cap = np.min(np.where(step > 0, MAX_STEP_REL * self.reach / np.maximum(
-                step, 1e-300), 1.0))
-            alpha = min(1.0, float(cap))
-            r0 = float(np.linalg.norm(R))
-            for _ in range(HALVINGS + 1):
-                xt = x + alpha * dx
-                try:
-                    eqs = self.lines_at(xt)
-                    Rt = self._residual(xt, eqs)
-                except StaticsError:
-                    Rt = None
-                if Rt is not None and np.all(np.isfinite(Rt)) and (
-                        np.linalg.norm(Rt) < (1.0 - 1e-4 * alpha) * r0):
-                    break
-                alpha *= 0.5
-            else:
+            fresh = J is None
+            if fresh:
+                J = self._jacobian(x, R)
+            step = self._line_search(x, R, J)
+            if step is None and not fresh:
+                J = self._jacobian(x, R)
+                fresh = True
+                step = self._line_search(x, R, J)
+            if step is None:
                 return x, R, it  # no step lowers |R|: stalled
+            xt, Rt, eqs, full = step
+            dx, dR = xt - x, Rt - R
+            # Broyden's update (1965) after a full step; after a damped one the model is
+            # far from linear over the step: a fresh Jacobian
+            J = J + np.outer(dR - J @ dx, dx) / float(dx @ dx) if full else None
             x, R, self.eqs = xt, Rt, eqs
         return x, R, it
+
+    def _line_search(self, x: np.ndarray, R: np.ndarray, J: np.ndarray):
+        """The Newton step of J from x, halved until |R| falls (Armijo on |R|₂), at most
+        MAX_STEP_REL of the shortest line on each point: (x, R, line equilibria, whether the
+        full step was taken), or None."""
+        try:
+            dx = -np.linalg.solve(J, R)
+        except np.linalg.LinAlgError:
+            dx = -np.linalg.lstsq(J, R, rcond=None)[0]
+        step = np.linalg.norm(dx.reshape(-1, 3), axis=1)
+        cap = np.min(np.where(step > 0, MAX_STEP_REL * self.reach / np.maximum(
+            step, 1e-300), 1.0))
+        alpha = min(1.0, float(cap))
+        r0 = float(np.linalg.norm(R))
+        for _ in range(HALVINGS + 1):
+            xt = x + alpha * dx
+            try:
+                eqs = self.lines_at(xt)
+                Rt = self._residual(xt, eqs)
+            except StaticsError:
+                Rt = None
+            if Rt is not None and np.all(np.isfinite(Rt)) and (
+                    np.linalg.norm(Rt) < (1.0 - 1e-4 * alpha) * r0):
+                return xt, Rt, eqs, alpha == 1.0
+            alpha *= 0.5
+        return None
 
     def relax(self, x: np.ndarray, max_steps: int = DR_STEPS) -> np.ndarray:
         """Dynamic relaxation of the whole system from the lines in equilibrium on points
