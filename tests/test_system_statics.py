@@ -138,6 +138,16 @@ def test_statics_command_on_a_system(tmp_path):
         solve_system(bad, relax_steps=800)
 
 
+def test_a_moving_coupled_point_has_no_static_equilibrium():
+    """A coupled point moving at t = 0 is refused before anything is solved, naming it."""
+    from tetherdyn.case import CaseError
+
+    case = system([(0.0, 0.0, 0.0)], [10.0], {"type": "coupled", "trajectory": {
+        "t": [0.0, 1.0, 2.0], "x": [8.0, 9.0, 10.0], "y": [0.0] * 3, "z": [-5.0] * 3}})
+    with pytest.raises(CaseError, match=r"points\.P\.trajectory: the point moves at t = 0"):
+        solve_system(case)
+
+
 def test_moorpy_spread_mooring_reduced():
     """The validation row moorpy_spread_mooring, reduced (two offsets, N = 20)."""
     pytest.importorskip("moorpy")
