@@ -507,6 +507,129 @@ def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_it
     return y, res, it
 
 
+#: the representable neighbours of each coordinate's Newton target the rounding step tries
+#: (ulps either side of the nearest double), and its passes
+LATTICE_ULPS = 2
+LATTICE_PASSES = 3
+
+
+def _band_rows(AB: np.ndarray, b: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Dense block K[rows][:, cols] of the band stiffness AB (K[i, j] at AB[2b + i − j, j];
+    zero outside the band)."""
+    i = rows[:, None]
+    j = cols[None, :]
+    k = 2 * b + i - j
+    ok = (k >= b) & (k <= 3 * b)
+    return np.where(ok, AB[np.clip(k, 0, 3 * b), np.broadcast_to(j, k.shape)], 0.0)
+
+
+def _lattice_polish(model, y: np.ndarray, t: float, free: np.ndarray, tol: float,
+                    scale: float, band: int) -> tuple[np.ndarray, float]:
+    """Newton's last step rounded to representable coordinates with the least residual.
+
+    A very stiff line stalls at a rounding floor that is not the force kernel's: node
+    positions are doubles, spaced ulp(|r|) apart (1.4e-14 m at 100 m), and one ulp of
+    element length is a tension of EA ulp / L_e (0.011 N for EA/(w L) = 1e8, 1 m elements,
+    against a tolerance of 7.8e-3 N: Newton's target y + Δq, rounded to nearest, leaves
+    residuals of that size; the same positions evaluated in extended precision give the
+    same residual to 1.8e-4 N). Which neighbour each coordinate is rounded to is free:
+    node by node along the line (band order), every choice among the nearest double and
+    LATTICE_ULPS ulps either side is tried on the linearised residual ``−K δ`` (δ the
+    rounding error of the step, K the band stiffness), keeping the one whose rows that
+    the choice completes are smallest. Kept only where the model's own residual falls.
+    Returns (y, max |F_free| [N])."""
+    nq = model.n_q
+    work = np.empty(nq)
+    r = free_force(model, y, t, free, work)
+    best_y, best = y.copy(), float(np.max(np.abs(r)))
+    cpn = _coords_per_node(model)
+    node_of = free // cpn
+    nodes = np.unique(node_of)
+    offs = np.arange(-LATTICE_ULPS, LATTICE_ULPS + 1)
+    for _ in range(LATTICE_PASSES):
+        if best <= tol:
+            break
+        y = best_y.copy()
+        r = free_force(model, y, t, free, work)
+        cap = fd_step_cap(model, y, t)
+        jm = model if math.isfinite(cap) else _smooth_twin(model)
+        AB = _band_stiffness(jm, y, t, free, scale, band, cap)
+        fac = _band_factor(AB, band)
+        if fac is None:
+            break
+        dq = _band_solve(fac, r)
+        if not np.all(np.isfinite(dq)):
+            break
+        target = y[free] + dq  # Newton's target, rounded to nearest
+        yf = y[free]
+        # the last column each row couples to (the band's true pattern)
+        nf = free.size
+        last_col = np.arange(nf)
+        for o in range(1, band + 1):
+            j = np.arange(nf - o)
+            nz = AB[2 * band - o, j + o] != 0.0
+            last_col[j[nz]] = j[nz] + o
+        new = target.copy()
+        chosen = np.zeros(nf)  # rounding error δ of the coordinates decided so far
+        complete = np.zeros(nf, dtype=bool)
+        for k, node in enumerate(nodes):
+            cols = np.flatnonzero(node_of == node)
+            hi = cols.max() if k < len(nodes) - 1 else nf
+            # the rows this node's choice completes (every coupled column decided); where
+            # none, the node's own rows as a guide (undecided neighbours at δ = 0)
+            done = np.flatnonzero(~complete & (last_col <= hi))
+            complete[done] = True
+            rows = done if done.size else cols
+            near = np.arange(max(0, rows.min() - band), min(nf, rows.max() + band + 1))
+            base = _band_rows(AB, band, rows, near) @ chosen[near]
+            Kc = _band_rows(AB, band, rows, cols)
+            cand = target[cols][:, None] + offs[None, :] * np.spacing(
+                np.abs(target[cols]))[:, None]
+            delta = (cand - yf[cols][:, None]) - dq[cols][:, None]
+            combos = np.stack(np.meshgrid(*[np.arange(offs.size)] * cols.size,
+                                          indexing="ij"), -1).reshape(-1, cols.size)
+            ii = np.arange(cols.size)[None, :]
+            dc = delta[ii, combos]  # (combos, coords)
+            if k == len(nodes) - 1:  # the last free node: every remaining row
+                score = np.max(np.abs(base[None, :] + dc @ Kc.T), axis=1)
+            else:
+                # the error of the element from the last node: K's coupling times the
+                # difference of the two nodes' errors (kept small element by element, so
+                # that the errors do not drift along the line and meet the far held end)
+                prev = cols - cpn
+                dprev = chosen[prev] if prev.min() >= 0 and k > 0 else np.zeros(cols.size)
+                score = np.max(np.abs((dc - dprev[None, :]) @ Kc.T), axis=1)
+            c = int(np.argmin(score))
+            chosen[cols] = dc[c]
+            new[cols] = cand[ii[0], combos[c]]
+        trial = y.copy()
+        trial[free] = new
+        if model.check(t, trial, model.data) >= 0:
+            break
+        res = float(np.max(np.abs(free_force(model, trial, t, free, work))))
+        if not res < best:
+            break
+        best_y, best = trial, res
+    return best_y, best
+
+
+#: Newton stalled within this factor of the tolerance: try the rounding step
+LATTICE_REACH = 100.0
+
+
+def _rounded(eq: Equilibrium) -> Equilibrium:
+    """eq with Newton's last step rounded by :func:`_lattice_polish` (where that lowers
+    the residual; converged where it reaches eq.tol)."""
+    m = eq.model
+    free = np.flatnonzero(np.asarray(m.held) == 0)
+    scale = m.case.tether.length / max(m.n_elements, 1)
+    y, res = _lattice_polish(m, eq.y.copy(), eq.t, free, eq.tol, scale, statics_band(m))
+    if res < eq.residual:
+        eq.y, eq.residual, eq.converged, eq.worst = y, res, bool(res <= eq.tol), -1
+        eq.positions = np.asarray(m.outputs(np.array([eq.t]), y[None, :])["position"][0])
+    return eq
+
+
 def _solve(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_iter: int,
            scale: float, banded: bool, band: int | None = None
            ) -> tuple[np.ndarray, float, int]:
@@ -852,6 +975,8 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
         eq = equilibrium(model, y0, t=t, tol=tol, load_steps=max(load_steps, 1),
                          max_iter=max_iter, anchors=anchors)
         eq.method = "newton+continuation" if eq.load_steps > 1 else "newton"
+        if not eq.converged and eq.residual <= LATTICE_REACH * tol:
+            eq = _rounded(eq)
         if eq.converged:
             return _done(eq, weight, anchors)
         best = eq
