@@ -980,6 +980,13 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
         if eq.converged:
             return _done(eq, weight, anchors)
         best = eq
+        why = _no_equilibrium(model, eq.y, t)
+        if why:  # proven: nothing further to try
+            node = _worst_node(eq.model, eq.y, t)[0]
+            raise StaticsError(
+                f"{why}. Newton from the analytic start stops at a residual "
+                f"{eq.residual:.4g} N (tolerance {tol:.3g} N) largest at node {node} (arc "
+                f"length {float(arc[min(node, len(arc) - 1)]):.4g} m)")
         if case.tether.EA:
             tried.append("stiffness continuation (EA)")
             eq = _stiffness_continuation(model, y0, t, tol, max_iter, anchors)
@@ -994,8 +1001,81 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
         return _done(eq, weight, anchors)
     if best is None or eq.residual < best.residual:
         best = eq
+    hint = _compression_hint(model, y0, t, tol, max_iter, anchors)
+    if (model.name == "higher_order" and (case.tether.GJ or 0.0) > 0.0
+            and getattr(model, "twist_mode", 0) != 0):
+        # the held roll's twisting moment is all that the proof of _no_equilibrium lacks
+        twin = build_model(case.with_changes({"tether.GJ": 0.0}))
+        if _no_equilibrium(twin, y0.copy(), t):
+            hint = ((hint + "; ") if hint else "") + (
+                "the same line without twist stiffness (tether.GJ: 0) provably has no "
+                "equilibrium (its ends are closer than L/√2: docs/statics.md, 'No "
+                "equilibrium'); the held roll's twisting moment is what that proof lacks, "
+                "and no equilibrium was found with it either")
     raise _error(best.model, best.y, t, best.residual, tol, tried, node=best.worst,
-                 hint=_compression_hint(model, y0, t, tol, max_iter, anchors))
+                 hint=hint)
+
+
+def _no_equilibrium(model, y: np.ndarray, t: float) -> str:
+    """Why the case has no static equilibrium at all, where that is proven; "" otherwise.
+
+    A higher_order tether that takes no compression (seed 004 eq. 2.17), with no load
+    along it (neutrally buoyant to rounding, no current, wind, waves, seabed or winch
+    thrust) and no twisting moment (GJ = 0 or a roll free), held at both ends, clamped at
+    one and pinned at the other. Then (Kirchhoff rod; docs/statics.md, "No equilibrium"):
+    the internal force is one constant vector P (n' = 0); its component along the line is
+    the tension, T = P·t ≥ 0 (the model's element force along its chord is T |c|²/L); no
+    twist and no bending moment at the pinned end make the moment m·P̂ = 0 everywhere,
+    so the rod is planar, and with ψ the angle from P, EI ψ'' = P sin ψ, ψ'(L) = 0: the
+    first integral ½ EI ψ'² = P (cos ψ_L − cos ψ) keeps ψ monotone within [ψ_L, π/2]
+    (tension) — the tangent turns by at most 90°, so every tangent lies within 45° of one
+    direction and the chord is at least L/√2 (the stretched length is at least L: an
+    element slack over a stretch would need t ⟂ P there, which ψ'' = (P/EI) sin ψ ≠ 0
+    forbids; P = 0 leaves a straight line, which the clamp forbids unless the chord is
+    along it)."""
+    case = model.case
+    tt, env = case.tether, case.environment
+    if (model.name != "higher_order" or tt.compression or not (tt.EI or 0.0) > 0.0
+            or case.start.type == "free" or case.end.type == "free"):
+        return ""
+    if (tt.GJ or 0.0) > 0.0 and getattr(model, "twist_mode", 0) != 0:
+        return ""
+    clamps = [getattr(case, w).clamp is not None for w in ("start", "end")]
+    if sum(clamps) != 1:
+        return ""
+    if (env.water_level is not None or env.seabed is not None or env.waves is not None
+            or env.wind is not None or any(env.current)):
+        return ""
+    from .models.base import lumped_nodes
+
+    _, _, mass, volume = lumped_nodes(case)
+    g = float(np.linalg.norm(env.gravity))
+    if float(np.sum(np.abs(mass - env.fluid_density * volume))) * g > 1e-12 * max(
+            float(np.sum(mass)) * g, 1e-300):
+        return ""
+    if getattr(model, "winch", False):
+        F = np.empty(model.n_q)
+        model.force(t, y, F, model.data)
+        if model.data.wstate[1] != 0.0:  # paying out at t: a thrust on the line
+            return ""
+    arc = np.asarray(model.arc_length, dtype=float)
+    length = float(arc[-1] - arc[0])
+    ends = [case.end_state(w, t) for w in ("start", "end")]
+    if ends[0] is None or ends[1] is None:
+        return ""
+    chord = float(np.linalg.norm(np.asarray(ends[1][0]) - np.asarray(ends[0][0])))
+    if chord >= length / math.sqrt(2.0):
+        return ""
+    return (f"no static equilibrium exists: the ends are {chord:.4g} m apart, closer than "
+            f"L/√2 = {length / math.sqrt(2.0):.4g} m (L = {length:.4g} m), and a tether "
+            "without compression (tether.compression: false), without load along it "
+            "(neutrally buoyant, no current) and without twisting moment, clamped at one "
+            "end and pinned at the other, can only take the tension of a planar elastica "
+            "whose tangent turns by at most 90° (proof: docs/statics.md, 'No "
+            "equilibrium'); the solver folds an element instead. Start from a shape "
+            "(initial.points, as the bundled ROV examples do), set tether.compression: "
+            "true (an arch in compression then stands), or hold the ends at least L/√2 "
+            "apart")
 
 
 def _compression_hint(model, y0: np.ndarray, t: float, tol: float, max_iter: int,
