@@ -1044,7 +1044,8 @@ def _no_equilibrium(model, y: np.ndarray, t: float) -> str:
     if sum(clamps) != 1:
         return ""
     if (env.water_level is not None or env.seabed is not None or env.waves is not None
-            or env.wind is not None or any(env.current)):
+            or env.wind is not None or env.uniform_current is None
+            or any(env.uniform_current)):
         return ""
     from .models.base import lumped_nodes
 
