@@ -134,3 +134,18 @@ def test_a_body_is_drawn_with_its_triad_turned_by_its_quaternion(files, tmp_path
     assert "force:body:F" in {ln.get_gid() for ln in fig.axes[3].lines}
     gif = animate_system(view, tmp_path / "body.gif", max_frames=2)
     assert gif.stat().st_size > 0
+
+
+def test_check_describes_a_moordyn_deck_with_several_lines(tmp_path, capsys):
+    """A MoorDyn deck with two lines and a free point is checked as a system: lines and
+    points by their IDs, the stable step the smaller line's (line 2: shorter elements)."""
+    from validation.moordyn_system import JUNCTION_DECK
+
+    deck = tmp_path / "junction.dat"
+    deck.write_text(JUNCTION_DECK)
+    assert main(["check", str(deck), "--duration", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "line  1 : point 1 -> point 2;" in text and "line  2 : point 2 -> point 3;" in text
+    assert any(ln.startswith("point 2 : free") for ln in text.splitlines())
+    line = next(ln for ln in text.splitlines() if ln.startswith("critical dt :"))
+    assert "the smallest line's: line 2 (the system's stable step)" in line

@@ -145,7 +145,7 @@ def _check_system(case, args: argparse.Namespace) -> int:
     bodies = getattr(case, "bodies", None) or {}  # rigid bodies, where the case has them
     lines, points = case.lines, case.points
     free = sum(p.type == "free" for p in points.values())
-    nb = f", {len(bodies)} bodies" if bodies else ""
+    nb = f", {len(bodies)} {'body' if len(bodies) == 1 else 'bodies'}" if bodies else ""
     print(f"case        : {case.name or args.case}  (valid system: {len(lines)} lines, "
           f"{len(points)} points, {free} free{nb})")
     eq = None
@@ -173,7 +173,8 @@ def _check_system(case, args: argparse.Namespace) -> int:
             tension, how = static_top_tension(lc)
             held = [getattr(lc, e).type != "free" for e in ("start", "end")]
             if not all(held):
-                how += "; the line alone, without the load on its free point"
+                how += ("; the line alone, without the load of " + " and ".join(
+                    _end_name(case, name, w) for w in (0, 1) if not held[w]))
         dt, element, omega = model.critical_time_step()
         limits[name] = dt
         pad = " " * (width + 8)

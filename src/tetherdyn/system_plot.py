@@ -357,7 +357,8 @@ def _force_panel(ax: Axes, view: SystemView) -> None:
 def _title(view: SystemView) -> str:
     name = view.attrs.get("title")
     parts = [str(name)] if name else []
-    n_b = f", {len(view.bodies)} bodies" if view.bodies else ""
+    nb = len(view.bodies)
+    n_b = f", {nb} {'body' if nb == 1 else 'bodies'}" if nb else ""
     parts.append(f"system: {len(view.lines)} lines, {len(view.points)} points{n_b}")
     title = " \N{EM DASH} ".join(parts)
     sub = []
