@@ -149,3 +149,18 @@ def test_check_describes_a_moordyn_deck_with_several_lines(tmp_path, capsys):
     assert any(ln.startswith("point 2 : free") for ln in text.splitlines())
     line = next(ln for ln in text.splitlines() if ln.startswith("critical dt :"))
     assert "the smallest line's: line 2 (the system's stable step)" in line
+
+
+def test_one_time_draws_the_tension_along_each_line(files):
+    """A file with one time (`tetherdyn statics --results`/`--plot`): the tension panel is
+    the tension along each line, at its elements' midpoints."""
+    from tetherdyn.system_plot import SystemView, open_system, plot_system
+
+    _, nc = files
+    v = open_system(nc)
+    one = SystemView(v.attrs, v.times[:1], {k: d.isel(time=[0]) for k, d in v.lines.items()},
+                     {k: d.isel(time=[0]) for k, d in v.points.items()}, {})
+    tension = plot_system(one).axes[2]
+    l1 = next(ln for ln in tension.lines if ln.get_gid() == "tension:L1")
+    np.testing.assert_allclose(l1.get_xdata(), [2.0, 6.0, 10.0, 14.0, 18.0])  # 20 m / 5
+    np.testing.assert_allclose(l1.get_ydata(), v.lines["L1"]["tension"].values[0])

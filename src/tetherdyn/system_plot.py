@@ -280,8 +280,9 @@ def _shape_panel(ax: Axes, view: SystemView, g: _Geometry, idx: np.ndarray, whic
         _draw_sea(ax, view, xlim, vlim)
         ax.set_xlabel(g.xlabel)
         ax.set_ylabel("z [m]")
-        ax.set_title(f"profile ({g.plane} plane), {len(idx)} snapshots light to dark",
-                     fontsize="medium")
+        ax.set_title(f"profile ({g.plane} plane), " + (
+            f"{len(idx)} snapshots light to dark" if len(idx) > 1 else "one time"),
+            fontsize="medium")
     else:
         ax.set_xlim(*xlim)
         ax.set_ylim(*vlim)
@@ -313,8 +314,29 @@ def _upper_end(ds: xr.Dataset) -> tuple[str, str]:
     return ("end_force" if top_is_end else "start_force"), str(name)
 
 
+def _tension_along(ax: Axes, view: SystemView) -> None:
+    """One time (a static shape): the tension along each line (element midpoints)."""
+    for k, (name, ds) in enumerate(view.lines.items()):
+        if "tension" not in ds.variables:
+            continue
+        s = np.asarray(ds["arc_length"].values, dtype=float).reshape(-1)
+        s = 0.5 * (s[:-1] + s[1:]) if s.size == ds.sizes["element"] + 1 else np.arange(
+            ds.sizes["element"], dtype=float)
+        ax.plot(s, np.asarray(ds["tension"].transpose("time", "element").values[0]), ".-",
+                lw=1.4, ms=4, color=_colour(k), label=f"{name}", gid=f"tension:{name}")
+    ax.set_xlabel("arc length from the line's start [m]")
+    ax.set_ylabel("tension [N]")
+    ax.set_title(f"tension along each line (t = {view.times[0]:g} s)", fontsize="medium")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
+              borderaxespad=0.0, frameon=False)
+    ax.grid(True, lw=0.4, alpha=0.5)
+
+
 def _tension_panel(ax: Axes, view: SystemView) -> None:
     t = view.times
+    if t.size == 1:
+        _tension_along(ax, view)
+        return
     for k, (name, ds) in enumerate(view.lines.items()):
         var, end = _upper_end(ds)
         if var not in ds.variables:
@@ -336,13 +358,15 @@ def _force_panel(ax: Axes, view: SystemView) -> None:
     for k, (name, ds) in enumerate(view.points.items()):
         if "force" in ds.variables:
             f = _xyz(ds["force"], ("time", "axis"))
-            ax.plot(t, np.linalg.norm(f, axis=1), "-", lw=1.2, color=f"C{(k + 3) % 10}",
+            ax.plot(t, np.linalg.norm(f, axis=1), "o-" if t.size == 1 else "-", lw=1.2,
+                    color=f"C{(k + 3) % 10}",
                     label=f"point {name}", gid=f"force:point:{name}")
             drawn += 1
     for k, (name, ds) in enumerate(view.bodies.items()):
         if "force" in ds.variables:
             f = _xyz(ds["force"], ("time", "axis"))
-            ax.plot(t, np.linalg.norm(f, axis=1), "--", lw=1.6, color=f"C{k % 10}",
+            ax.plot(t, np.linalg.norm(f, axis=1), "*--" if t.size == 1 else "--", lw=1.6,
+                    color=f"C{k % 10}",
                     label=f"body {name}", gid=f"force:body:{name}")
             drawn += 1
     ax.set_xlabel("time [s]")
@@ -411,8 +435,10 @@ def plot_system(source, path: str | Path | None = None, n_snapshots: int = 8,
                    loc="best", fontsize="small", framealpha=0.8)
     _tension_panel(ax_ten, view)
     _force_panel(ax_force, view)
-    fig.suptitle(_title(view) + f" (t = {view.times[idx[0]]:{_time_format(view.times)}} to "
-                 f"{view.times[idx[-1]]:{_time_format(view.times)}} s)", fontsize="large")
+    fmt = _time_format(view.times)
+    when = (f"t = {view.times[0]:g} s" if view.times.size == 1 else
+            f"t = {view.times[idx[0]]:{fmt}} to {view.times[idx[-1]]:{fmt}} s")
+    fig.suptitle(f"{_title(view)} ({when})", fontsize="large")
     if path is not None:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
