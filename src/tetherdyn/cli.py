@@ -139,6 +139,7 @@ def _check_system(case, args: argparse.Namespace) -> int:
     smallest line's (models/system.py LineSystem.critical_time_step), named."""
     import numpy as np
 
+    from .estimates import static_top_tension
     from .integrate import output_times
     from .models import build_model
 
