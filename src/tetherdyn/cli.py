@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from .case import Case, CaseError, CaseWarning, load_case
-from .estimates import static_top_tension
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILED = 1
@@ -81,6 +80,7 @@ def _load_any(path: str, args: argparse.Namespace | None = None):
 # -- check ---------------------------------------------------------------------------------
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    from .estimates import static_top_tension
     from .integrate import output_times
     from .models import build_model
 
@@ -741,12 +741,22 @@ def _skip_exit_collection() -> None:
     gc.freeze()
 
 
+def _statics_error() -> type[Exception]:
+    """statics.StaticsError when statics.py has been imported (nothing can have raised it
+    otherwise: a run that does not solve statics need not import it)."""
+    statics = sys.modules.get(f"{__package__}.statics")
+    return statics.StaticsError if statics is not None else _NeverRaised
+
+
+class _NeverRaised(Exception):
+    """What :func:`_statics_error` gives before statics.py is imported."""
+
+
 def main(argv: list[str] | None = None) -> int:
     import atexit
     import gc
 
     from .integrate import SimulationError
-    from .statics import StaticsError
 
     atexit.unregister(_skip_exit_collection)
     atexit.register(_skip_exit_collection)
@@ -760,7 +770,9 @@ def main(argv: list[str] | None = None) -> int:
     except CaseError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (SimulationError, StaticsError) as exc:
+    except Exception as exc:
+        if not isinstance(exc, (SimulationError, _statics_error())):
+            raise
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
