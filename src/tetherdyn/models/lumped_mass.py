@@ -659,6 +659,33 @@ def rhs_lean_fluid(t, y, dydt, d):
 
 
 @kernel
+def _held_ends(t, y, n, held0, held1, motion, b0, coef0, b1, coef1):
+    """Overwrite the held ends' positions and velocities in y (n nodes) with their motion
+    at t (nodes.enforce without a winch)."""
+    v0 = 3 * n
+    if held0:
+        eval_motion(b0, coef0, t, motion[0])
+        for a in range(3):
+            y[a] = motion[0, 0, a]
+            y[v0 + a] = motion[0, 1, a]
+    if held1:
+        eval_motion(b1, coef1, t, motion[1])
+        j = 3 * (n - 1)
+        for a in range(3):
+            y[j + a] = motion[1, 0, a]
+            y[v0 + j + a] = motion[1, 1, a]
+
+
+@inline_kernel
+def enforce_lean(t, y, d):
+    """The lean path's ``enforce`` (nodes.enforce without a winch), inlined into the time
+    loop like :func:`rhs_lean_vacuum`: only the arrays it reads are handed over."""
+    f = d.flags
+    _held_ends(t, y, d.n_nodes, f[HELD0] != 0, f[HELD1] != 0, d.motion, d.breaks0, d.coeffs0,
+               d.breaks1, d.coeffs1)
+
+
+@kernel
 def remesh(t, y, d):
     """After an accepted step: the seabed's friction anchors (sea.update_anchor), a winch's
     split or merge (winch.py; the anchors follow their nodes); 1 when y changed. A
@@ -910,6 +937,7 @@ class LumpedMass(NodeRows):
         self.lean = not (self.winch or bending or self.data.sea_par[SEA_ACTIVE] != 0.0)
         if self.lean:
             self.rhs = rhs_lean_fluid if scal[RHO] > 0.0 else rhs_lean_vacuum
+            self.enforce = enforce_lean
             self.remesh = no_remesh
         if self.winch:
             self._start_winch(n)
