@@ -40,6 +40,7 @@ from .waves import (
     WAVE_DEPTH,
     build_waves,
     fill_wave_par,
+    wave_elevation,
     wave_kinematics,
 )
 
@@ -149,10 +150,9 @@ def _air_flow(par, wind, z, out, k):
 @inline_kernel
 def _surface(par, waves, grid, t, x, y, work):
     """z of the free surface above (x, y) at time t [m]: the water level plus the wave
-    elevation (waves.py; asked at a point above any crest, it stops after eta: work[0:7])."""
+    elevation (waves.wave_elevation; work[0:7] scratch)."""
     if par[HAS_WAVES] != 0.0:
-        wave_kinematics(waves, grid, par, t, x, y, math.inf, work)
-        return par[WATER_LEVEL] + work[0]
+        return par[WATER_LEVEL] + wave_elevation(waves, grid, par, t, x, y, work)
     return par[WATER_LEVEL]
 
 
