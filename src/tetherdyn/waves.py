@@ -88,7 +88,11 @@ G_COS, G_SIN = 11, 12  #: frame: a = x cos + y sin, b = -x sin + y cos
 G_ETA, G_FIELD, G_DEPTH = 13, 14, 15  #: offsets of the blocks
 G_IDA, G_IDB, G_IDZ, G_IDT = 16, 17, 18, 19  #: 1 / spacings, 1 / slice interval
 G_FSLOT = 20  #: floats per grid point and slot in the field block: FIELD_SLOT or UNI_SLOT
-G_HEADER = 21
+#: offsets of the fills' blocks: per component cos, sin of psi at the point being filled;
+#: (unidirectional grids, else -1) per column cos, sin of k a, and per slot the slice
+#: stamp with cos, sin of (phase - omega t_j): psi's two parts, so fills need no trig
+G_PSI, G_COLPH, G_TPH = 21, 22, 23
+G_HEADER = 24
 #: per horizontal point and slot: slice stamp, eta [m], d eta/dt [m/s]
 ETA_SLOT = 3
 #: per grid point and slot of a multidirectional sea: slice stamp, velocity (3),
@@ -432,7 +436,8 @@ def build_grid(table: np.ndarray, opts: dict, stretch: int, depth: float | None,
     z0 = -below * dz
     n = table.shape[0]
     fslot = UNI_SLOT if unidirectional else FIELD_SLOT
-    size = na * nb * (ETA_SLOT * 2 + nz * fslot * 2) + nz * n * 2
+    tables = (na * n * 2 + 2 * (1 + 2 * n)) if unidirectional else 0
+    size = na * nb * (ETA_SLOT * 2 + nz * fslot * 2) + nz * n * 2 + n * 2 + tables
     if size > GRID_MAX_SIZE and not opts:
         warnings.warn(f"environment.waves.grid: the automatic grid would take "
                       f"{size * 8 / 2**20:.0f} MiB over the line's region; the kinematics are "
@@ -471,6 +476,14 @@ def build_grid(table: np.ndarray, opts: dict, stretch: int, depth: float | None,
     cz, sz = np.where(up, cz + z * k * sz, cz), np.where(up, sz + z * k * cz, sz)
     off = int(grid[G_DEPTH])
     grid[off:off + nz * n * 2] = np.stack([cz, sz], axis=-1).reshape(-1)
+    grid[G_PSI] = off + nz * n * 2
+    grid[G_COLPH] = grid[G_TPH] = -1.0
+    if unidirectional:  # cos, sin of k a at each column (its node on the a axis, b = 0)
+        grid[G_COLPH] = grid[G_PSI] + n * 2
+        grid[G_TPH] = grid[G_COLPH] + na * n * 2
+        ka = (a.min() + dh * np.arange(na))[:, None] * table[None, :, K]
+        off = int(grid[G_COLPH])
+        grid[off:off + na * n * 2] = np.stack([np.cos(ka), np.sin(ka)], axis=-1).reshape(-1)
     return grid
 
 
@@ -557,35 +570,68 @@ def field_direct(waves, x, y, zs, t, extrapolate, dst, o, jerk):
 
 # ------------------------------------------------------------------------ grid kernels ---
 @kernel
-def _fill_eta(waves, grid, base, x, y, tj):
-    """grid[base+1], grid[base+2] = eta [m], d eta/dt [m/s] at (x, y) at the slice time tj."""
+def _phases(waves, grid, ia, ib, js):
+    """Write cos psi, sin psi of every component at the horizontal grid point (ia, ib) at
+    the slice time js T into the grid's G_PSI block: psi = k.x + (phase - omega t), by the
+    angle-sum formulas from the column's and the slot's tables in a unidirectional grid,
+    else summed and passed to cos, sin."""
+    n = waves.shape[0]
+    psi = int(grid[G_PSI])
+    tj = js * grid[G_DT]
+    if grid[G_COLPH] >= 0.0:
+        tb = int(grid[G_TPH]) + (int(js) & 1) * (1 + 2 * n)
+        if grid[tb] != js:
+            for c in range(n):
+                phase = waves[c, PHASE] - waves[c, OMEGA] * tj
+                grid[tb + 1 + 2 * c] = math.cos(phase)
+                grid[tb + 2 + 2 * c] = math.sin(phase)
+            grid[tb] = js
+        col = int(grid[G_COLPH]) + 2 * n * ia
+        for c in range(n):
+            ca = grid[col + 2 * c]
+            sa = grid[col + 2 * c + 1]
+            ct = grid[tb + 1 + 2 * c]
+            st = grid[tb + 2 + 2 * c]
+            grid[psi + 2 * c] = ca * ct - sa * st
+            grid[psi + 2 * c + 1] = sa * ct + ca * st
+        return
+    x, y = _grid_node(grid, ia, ib)
+    for c in range(n):
+        p = waves[c, KX] * x + waves[c, KY] * y - waves[c, OMEGA] * tj + waves[c, PHASE]
+        grid[psi + 2 * c] = math.cos(p)
+        grid[psi + 2 * c + 1] = math.sin(p)
+
+
+@kernel
+def _fill_eta(waves, grid, base):
+    """grid[base+1], grid[base+2] = eta [m], d eta/dt [m/s] from the G_PSI block (_phases)."""
     eta = 0.0
     deta = 0.0
+    psi = int(grid[G_PSI])
     for c in range(waves.shape[0]):
-        psi = waves[c, KX] * x + waves[c, KY] * y - waves[c, OMEGA] * tj + waves[c, PHASE]
-        eta += waves[c, AMP] * math.cos(psi)
-        deta += waves[c, AMP] * waves[c, OMEGA] * math.sin(psi)
+        eta += waves[c, AMP] * grid[psi + 2 * c]
+        deta += waves[c, AMP] * waves[c, OMEGA] * grid[psi + 2 * c + 1]
     grid[base + 1] = eta
     grid[base + 2] = deta
 
 
 @kernel
-def _fill_field(waves, grid, base, x, y, level, tj):
-    """The field slot at grid[base] (stamp excluded): velocity, acceleration and jerk at
-    (x, y) on the grid level ``level`` at the slice time tj, from the level's depth factors
-    (as field_direct); along the sea's direction (UNI_SLOT) when the grid is unidirectional,
+def _fill_field(waves, grid, base, level):
+    """The field slot at grid[base] (stamp excluded): velocity, acceleration and jerk on the
+    grid level ``level`` from the level's depth factors and the G_PSI block (_phases), as
+    field_direct; along the sea's direction (UNI_SLOT) when the grid is unidirectional,
     else in x, y, z (FIELD_SLOT)."""
     n = waves.shape[0]
     dep = int(grid[G_DEPTH]) + 2 * n * level
+    psi = int(grid[G_PSI])
     uni = grid[G_FSLOT] == UNI_SLOT
     ux = uy = uz = ax = ay = az = jx = jy = jz = 0.0
     for c in range(n):
         a = waves[c, AMP]
         w = waves[c, OMEGA]
         k = waves[c, K]
-        psi = waves[c, KX] * x + waves[c, KY] * y - w * tj + waves[c, PHASE]
-        cp = math.cos(psi)
-        sp = math.sin(psi)
+        cp = grid[psi + 2 * c]
+        sp = grid[psi + 2 * c + 1]
         cz = grid[dep + 2 * c]
         sz = grid[dep + 2 * c + 1]
         uh = a * w * cz * cp
@@ -646,8 +692,8 @@ def _fill_eta_cell(waves, grid, ia, ib, nbc, j):
                 js = j + s
                 base = off + (2 * point + (int(js) & 1)) * ETA_SLOT
                 if grid[base] != js:
-                    gx, gy = _grid_node(grid, ia + p, ib + q)
-                    _fill_eta(waves, grid, base, gx, gy, js * grid[G_DT])
+                    _phases(waves, grid, ia + p, ib + q, js)
+                    _fill_eta(waves, grid, base)
                     grid[base] = js
 
 
@@ -660,14 +706,17 @@ def _fill_field_cell(waves, grid, ia, ib, nbc, iz, j):
     fslot = int(grid[G_FSLOT])
     for p in range(2):
         for q in range(nbc):
-            gx, gy = _grid_node(grid, ia + p, ib + q)
-            for r in range(2):
-                point = ((ia + p) * nb + ib + q) * nz + iz + r
-                for s in range(2):
-                    js = j + s
+            for s in range(2):
+                js = j + s
+                ready = True  # the phases once per column and slice, for both levels
+                for r in range(2):
+                    point = ((ia + p) * nb + ib + q) * nz + iz + r
                     base = off + (2 * point + (int(js) & 1)) * fslot
                     if grid[base] != js:
-                        _fill_field(waves, grid, base, gx, gy, iz + r, js * grid[G_DT])
+                        if ready:
+                            _phases(waves, grid, ia + p, ib + q, js)
+                            ready = False
+                        _fill_field(waves, grid, base, iz + r)
                         grid[base] = js
 
 
