@@ -272,6 +272,8 @@ def main(argv=None) -> None:
         for n, kind, us, grounded in whole:
             ratio = us / calm[n]
             verdict = "" if kind == "calm" else ("met" if ratio <= 2.0 else "NOT met")
+            if kind == "seabed" and grounded == 0:
+                verdict += " (no node grounded: contact not exercised)"
             lines.append(f"| {kind} | {n} | {us:.2f} | {us / (n + 1):.3f} | {ratio:.2f} | "
                          f"{grounded} | {verdict} |")
     args.out.write_text("\n".join(lines) + "\n")
