@@ -721,7 +721,7 @@ def _fill_field_cell(waves, grid, ia, ib, nbc, iz, j):
 
 
 # Helpers of the general (multidirectional) grid path and of the slow path; the
-# unidirectional fast path is written out in wave_kinematics. None of them calls a compiled
+# unidirectional path is _uni_kinematics (inlined in wave_kinematics). None of them calls a compiled
 # function with array arguments: such a call cost 25-60 ns per point here even in a branch
 # never taken (measured against a trivial kernel), so the fills live in _fill_*_cell.
 @inline_kernel
