@@ -20,6 +20,14 @@ Reported: ns per element (or node) evaluation, best of three interleaved runs, c
 excluded; and the per-node-step cost (4 stages) beside the calm-water lumped_mass step of
 benchmarks/bench_waves.py (same line size) for scale.
 
+The issue's question itself (with 200 wave components or seabed contact, at most 2x the
+calm-water step) is answered end to end by the whole-step table: whole RK4 runs
+(``tetherdyn.simulate``, integration time ``wall_time_s`` only) of
+benchmarks/bench_lumped_mass.py's sea cases (its ``make_sea_case``: the 10 m water cable
+under a water level, calm / JONSWAP Hs 2 m, Tp 8 s, 200 components / a flat seabed with
+friction that its lower part lands and drags on), the three kinds interleaved, best of
+three, in µs per node-step and as a ratio to the calm step of the same run.
+
 Usage::
 
     python benchmarks/bench_sea.py [--quick] [--out benchmarks/results_sea.md]
@@ -36,10 +44,11 @@ from pathlib import Path
 
 import numpy as np
 from _common import cpu_model, versions
+from bench_lumped_mass import SEA_KINDS, make_sea_case
 from bench_waves import calm_step_ns
 from numba import njit
 
-from tetherdyn import load_case, sea
+from tetherdyn import load_case, sea, simulate
 from tetherdyn.hydro import element_drag
 
 HERE = Path(__file__).resolve().parent
@@ -163,10 +172,36 @@ def timing(kind: str, env: dict | None, duration: float) -> float:
     return (time.perf_counter() - t0) / (steps * 4 * (NODES - 1)) * 1e9
 
 
+def whole_step_us(n_elements: int, kind: str, duration: float) -> tuple[float, int]:
+    """(µs per RK4 step of one whole run, integration only; grounded nodes at its end)."""
+    ds = simulate(make_sea_case(n_elements, kind, duration), progress=False)
+    grounded = int(ds["grounded"].values[-1].sum()) if "grounded" in ds else 0
+    return 1e6 * float(ds.attrs["wall_time_s"]) / int(ds.attrs["steps"]), grounded
+
+
+def whole_steps(sizes, duration: float) -> list[tuple[int, str, float, int]]:
+    """[(N, kind, best µs per step, grounded nodes)]: the kinds interleaved, best of 3."""
+    rows = []
+    for n in sizes:
+        for kind in SEA_KINDS:
+            whole_step_us(n, kind, 0.01)  # compile
+        best = dict.fromkeys(SEA_KINDS, math.inf)
+        grounded = dict.fromkeys(SEA_KINDS, 0)
+        for _ in range(3):
+            for kind in SEA_KINDS:
+                us, grounded[kind] = whole_step_us(n, kind, duration)
+                best[kind] = min(best[kind], us)
+        for kind in SEA_KINDS:
+            rows.append((n, kind, best[kind], grounded[kind]))
+            print(f"whole step N={n} {kind}: {best[kind]:.2f} µs", flush=True)
+    return rows
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="5 s of sea instead of 30 s")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--no-whole", action="store_true", help="skip the whole-step table")
     args = ap.parse_args(argv)
     duration = 5.0 if args.quick else 30.0
     calm_duration = 5.0 if args.quick else 20.0
@@ -183,6 +218,8 @@ def main(argv=None) -> None:
         for name, (kind, env) in cases.items():
             best[name] = min(best[name], timing(kind, env, duration))
             print(f"{name}: {best[name]:.1f} ns", flush=True)
+    whole = [] if args.no_whole else whole_steps((40,) if args.quick else (40, 160),
+                                                 0.3 if args.quick else 1.0)
     load1 = os.getloadavg()[0]
     base = best["calm: hydro.element_drag"]
     lines = [
@@ -214,6 +251,31 @@ def main(argv=None) -> None:
         "step (the issue's budget: with 200 wave components or seabed contact at most 2x "
         "the calm-water step, i.e. at most 1.0 in that column for the sea's extra work).",
     ]
+    if whole:
+        calm = {n: us for n, kind, us, _ in whole if kind == "calm"}
+        lines += [
+            "",
+            "## The whole step (the issue's question)",
+            "",
+            "Whole RK4 runs of benchmarks/bench_lumped_mass.py's sea cases (make_sea_case: the "
+            "10 m water cable, water level 5 m above its anchor; calm: no waves; waves: JONSWAP "
+            "Hs 2 m, Tp 8 s, 200 components on the precomputed grid; seabed: calm, a flat bed at "
+            "z = -8.5 m with kBot 3e6 Pa/m, cBot 3e4 Pa s/m, friction 0.5 along and across), "
+            f"dt = 1e-4 s, {0.3 if args.quick else 1.0:g} s simulated, integration time only, "
+            "the three kinds interleaved, best of 3. Required (issue 17): waves or seabed at "
+            "most 2x the calm step.",
+            "",
+            "| sea | N | µs per step | µs per node-step | / calm step | grounded nodes at the "
+            "end | ≤ 2× calm |",
+            "|---|--:|--:|--:|--:|--:|---|",
+        ]
+        for n, kind, us, grounded in whole:
+            ratio = us / calm[n]
+            verdict = "" if kind == "calm" else ("met" if ratio <= 2.0 else "NOT met")
+            if kind == "seabed" and grounded == 0:
+                verdict += " (no node grounded: contact not exercised)"
+            lines.append(f"| {kind} | {n} | {us:.2f} | {us / (n + 1):.3f} | {ratio:.2f} | "
+                         f"{grounded} | {verdict} |")
     args.out.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

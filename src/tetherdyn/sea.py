@@ -40,6 +40,7 @@ from .waves import (
     WAVE_DEPTH,
     build_waves,
     fill_wave_par,
+    wave_elevation,
     wave_kinematics,
 )
 
@@ -62,8 +63,9 @@ SEA_RUN_FIELDS = ("sea_grid", "sea_anchor")
  K_BOT, C_BOT, MU_AXIAL, MU_LATERAL, K_STICK,
  HAS_WAVES, ETA_MAX,
  CUR_LAW, CUR_EXP, CUR_BASE, CUR_SPAN,
- WIND_LAW, WIND_EXP, WIND_BASE, WIND_SPAN, HAS_WIND) = range(N_WAVE_PAR, N_WAVE_PAR + 26)
-N_PAR = N_WAVE_PAR + 26
+ WIND_LAW, WIND_EXP, WIND_BASE, WIND_SPAN, HAS_WIND,
+ BED_UX, BED_UY, BED_UZ) = range(N_WAVE_PAR, N_WAVE_PAR + 29)
+N_PAR = N_WAVE_PAR + 29
 
 #: seabed kinds (sea_par[BED])
 NO_BED, PLANE, GRID = 0, 1, 2
@@ -149,10 +151,9 @@ def _air_flow(par, wind, z, out, k):
 @inline_kernel
 def _surface(par, waves, grid, t, x, y, work):
     """z of the free surface above (x, y) at time t [m]: the water level plus the wave
-    elevation (waves.py; asked at a point above any crest, it stops after eta: work[0:7])."""
+    elevation (waves.wave_elevation; work[0:7] scratch)."""
     if par[HAS_WAVES] != 0.0:
-        wave_kinematics(waves, grid, par, t, x, y, math.inf, work)
-        return par[WATER_LEVEL] + work[0]
+        return par[WATER_LEVEL] + wave_elevation(waves, grid, par, t, x, y, work)
     return par[WATER_LEVEL]
 
 
@@ -336,11 +337,9 @@ def _bed_at(par, bed, bed_axes, x, y):
     A plane z0 + a x + b y; a grid: bilinear in each cell, the normal of that surface
     (its exact gradient); beyond the grid the edge values continue (gradient 0 across)."""
     kind = par[BED]
-    if kind == PLANE:
-        a = par[BED_DZDX]
-        b = par[BED_DZDY]
-        inv = 1.0 / math.sqrt(1.0 + a * a + b * b)
-        return par[BED_Z0] + a * x + b * y, -a * inv, -b * inv, inv
+    if kind == PLANE:  # the unit normal precomputed by sea_arrays (_plane_normal)
+        return (par[BED_Z0] + par[BED_DZDX] * x + par[BED_DZDY] * y, par[BED_UX], par[BED_UY],
+                par[BED_UZ])
     if kind == GRID:
         nx = int(par[BED_NX])
         ny = int(par[BED_NY])
@@ -511,6 +510,12 @@ def update_anchor(par, bed, bed_axes, anchor, i, x, y, z, tx, ty, tz, length, di
 # -- building the arrays -----------------------------------------------------------------
 
 
+def _plane_normal(a: float, b: float) -> tuple[float, float, float]:
+    """The unit upward normal of the plane z = z0 + a x + b y (a, b: its gradient)."""
+    inv = 1.0 / math.sqrt(1.0 + a * a + b * b)
+    return -a * inv, -b * inv, inv
+
+
 def bathymetry_grid(x, y, z) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Columns x, y, z [m] (one row per grid point, any order) of a regular x–y grid as
     (x axis (nx,), y axis (ny,), z (nx, ny)). Raises ValueError when the points do not
@@ -614,6 +619,8 @@ def sea_arrays(environment, nodes_xyz: np.ndarray, n_points: int) -> dict[str, n
             par[BED] = PLANE
             par[BED_Z0] = seabed.z
             par[BED_DZDX], par[BED_DZDY] = seabed.gradient
+            par[BED_UX], par[BED_UY], par[BED_UZ] = _plane_normal(par[BED_DZDX],
+                                                                  par[BED_DZDY])
         par[K_BOT] = seabed.stiffness
         par[C_BOT] = seabed.damping
         par[MU_AXIAL] = seabed.friction.axial

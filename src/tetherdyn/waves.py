@@ -87,11 +87,21 @@ G_DT = 10  #: time-slice interval [s]; slice j is at t = j dt
 G_COS, G_SIN = 11, 12  #: frame: a = x cos + y sin, b = -x sin + y cos
 G_ETA, G_FIELD, G_DEPTH = 13, 14, 15  #: offsets of the blocks
 G_IDA, G_IDB, G_IDZ, G_IDT = 16, 17, 18, 19  #: 1 / spacings, 1 / slice interval
-G_HEADER = 20
+G_FSLOT = 20  #: floats per grid point and slot in the field block: FIELD_SLOT or UNI_SLOT
+#: offsets of the fills' blocks: per component cos, sin of psi at the point being filled;
+#: (unidirectional grids, else -1) per column cos, sin of k a, and per slot the slice
+#: stamp with cos, sin of (phase - omega t_j): psi's two parts, so fills need no trig
+G_PSI, G_COLPH, G_TPH = 21, 22, 23
+G_HEADER = 24
 #: per horizontal point and slot: slice stamp, eta [m], d eta/dt [m/s]
 ETA_SLOT = 3
-#: per grid point and slot: slice stamp, velocity (3), acceleration (3), jerk (3)
+#: per grid point and slot of a multidirectional sea: slice stamp, velocity (3),
+#: acceleration (3), jerk (3)
 FIELD_SLOT = 10
+#: per grid point and slot of a unidirectional sea (nothing varies across it, and every
+#: horizontal vector lies along its direction): slice stamp, then the horizontal (along
+#: G_COS, G_SIN) and vertical velocity, acceleration and jerk u_h, u_z, a_h, a_z, j_h, j_z
+UNI_SLOT = 7
 GRID_KEYS = ("tolerance", "spacing", "dt", "margin", "x", "y", "z")
 GRID_TOLERANCE = 1e-2  #: default relative interpolation error of the grid (velocity)
 GRID_MAX_SIZE = 2**24  #: floats (128 MiB)
@@ -425,7 +435,9 @@ def build_grid(table: np.ndarray, opts: dict, stretch: int, depth: float | None,
     nz = below + above + 1
     z0 = -below * dz
     n = table.shape[0]
-    size = na * nb * (ETA_SLOT * 2 + nz * FIELD_SLOT * 2) + nz * n * 2
+    fslot = UNI_SLOT if unidirectional else FIELD_SLOT
+    tables = (na * n * 2 + 2 * (1 + 2 * n)) if unidirectional else 0
+    size = na * nb * (ETA_SLOT * 2 + nz * fslot * 2) + nz * n * 2 + n * 2 + tables
     if size > GRID_MAX_SIZE and not opts:
         warnings.warn(f"environment.waves.grid: the automatic grid would take "
                       f"{size * 8 / 2**20:.0f} MiB over the line's region; the kinematics are "
@@ -450,7 +462,8 @@ def build_grid(table: np.ndarray, opts: dict, stretch: int, depth: float | None,
                                                           1.0 / dz, 1.0 / dt)
     grid[G_ETA] = G_HEADER
     grid[G_FIELD] = G_HEADER + na * nb * ETA_SLOT * 2
-    grid[G_DEPTH] = grid[G_FIELD] + na * nb * nz * FIELD_SLOT * 2
+    grid[G_FSLOT] = fslot
+    grid[G_DEPTH] = grid[G_FIELD] + na * nb * nz * fslot * 2
     # depth factors C(z), S(z) per level and component (time independent), as field_direct
     z = z0 + dz * np.arange(nz)[:, None]
     k = table[None, :, K]
@@ -463,6 +476,14 @@ def build_grid(table: np.ndarray, opts: dict, stretch: int, depth: float | None,
     cz, sz = np.where(up, cz + z * k * sz, cz), np.where(up, sz + z * k * cz, sz)
     off = int(grid[G_DEPTH])
     grid[off:off + nz * n * 2] = np.stack([cz, sz], axis=-1).reshape(-1)
+    grid[G_PSI] = off + nz * n * 2
+    grid[G_COLPH] = grid[G_TPH] = -1.0
+    if unidirectional:  # cos, sin of k a at each column (its node on the a axis, b = 0)
+        grid[G_COLPH] = grid[G_PSI] + n * 2
+        grid[G_TPH] = grid[G_COLPH] + na * n * 2
+        ka = (a.min() + dh * np.arange(na))[:, None] * table[None, :, K]
+        off = int(grid[G_COLPH])
+        grid[off:off + na * n * 2] = np.stack([np.cos(ka), np.sin(ka)], axis=-1).reshape(-1)
     return grid
 
 
@@ -549,49 +570,106 @@ def field_direct(waves, x, y, zs, t, extrapolate, dst, o, jerk):
 
 # ------------------------------------------------------------------------ grid kernels ---
 @kernel
-def _fill_eta(waves, grid, base, x, y, tj):
-    """grid[base+1], grid[base+2] = eta [m], d eta/dt [m/s] at (x, y) at the slice time tj."""
+def _phases(waves, grid, ia, ib, js):
+    """Write cos psi, sin psi of every component at the horizontal grid point (ia, ib) at
+    the slice time js T into the grid's G_PSI block: psi = k.x + (phase - omega t), by the
+    angle-sum formulas from the column's and the slot's tables in a unidirectional grid,
+    else summed and passed to cos, sin."""
+    n = waves.shape[0]
+    psi = int(grid[G_PSI])
+    tj = js * grid[G_DT]
+    if grid[G_COLPH] >= 0.0:
+        tb = int(grid[G_TPH]) + (int(js) & 1) * (1 + 2 * n)
+        if grid[tb] != js:
+            for c in range(n):
+                phase = waves[c, PHASE] - waves[c, OMEGA] * tj
+                grid[tb + 1 + 2 * c] = math.cos(phase)
+                grid[tb + 2 + 2 * c] = math.sin(phase)
+            grid[tb] = js
+        col = int(grid[G_COLPH]) + 2 * n * ia
+        for c in range(n):
+            ca = grid[col + 2 * c]
+            sa = grid[col + 2 * c + 1]
+            ct = grid[tb + 1 + 2 * c]
+            st = grid[tb + 2 + 2 * c]
+            grid[psi + 2 * c] = ca * ct - sa * st
+            grid[psi + 2 * c + 1] = sa * ct + ca * st
+        return
+    x, y = _grid_node(grid, ia, ib)
+    for c in range(n):
+        p = waves[c, KX] * x + waves[c, KY] * y - waves[c, OMEGA] * tj + waves[c, PHASE]
+        grid[psi + 2 * c] = math.cos(p)
+        grid[psi + 2 * c + 1] = math.sin(p)
+
+
+@kernel
+def _fill_eta(waves, grid, base):
+    """grid[base+1], grid[base+2] = eta [m], d eta/dt [m/s] from the G_PSI block (_phases)."""
     eta = 0.0
     deta = 0.0
+    psi = int(grid[G_PSI])
     for c in range(waves.shape[0]):
-        psi = waves[c, KX] * x + waves[c, KY] * y - waves[c, OMEGA] * tj + waves[c, PHASE]
-        eta += waves[c, AMP] * math.cos(psi)
-        deta += waves[c, AMP] * waves[c, OMEGA] * math.sin(psi)
+        eta += waves[c, AMP] * grid[psi + 2 * c]
+        deta += waves[c, AMP] * waves[c, OMEGA] * grid[psi + 2 * c + 1]
     grid[base + 1] = eta
     grid[base + 2] = deta
 
 
 @kernel
-def _fill_field(waves, grid, base, x, y, level, tj):
-    """grid[base+1:base+10] = velocity, acceleration, jerk at (x, y) on the grid level
-    ``level`` at the slice time tj, from the level's depth factors (as field_direct)."""
-    for i in range(1, FIELD_SLOT):
-        grid[base + i] = 0.0
+def _fill_field(waves, grid, base, level):
+    """The field slot at grid[base] (stamp excluded): velocity, acceleration and jerk on the
+    grid level ``level`` from the level's depth factors and the G_PSI block (_phases), as
+    field_direct; along the sea's direction (UNI_SLOT) when the grid is unidirectional,
+    else in x, y, z (FIELD_SLOT)."""
     n = waves.shape[0]
     dep = int(grid[G_DEPTH]) + 2 * n * level
+    psi = int(grid[G_PSI])
+    uni = grid[G_FSLOT] == UNI_SLOT
+    ux = uy = uz = ax = ay = az = jx = jy = jz = 0.0
     for c in range(n):
         a = waves[c, AMP]
         w = waves[c, OMEGA]
         k = waves[c, K]
-        psi = waves[c, KX] * x + waves[c, KY] * y - w * tj + waves[c, PHASE]
-        cp = math.cos(psi)
-        sp = math.sin(psi)
+        cp = grid[psi + 2 * c]
+        sp = grid[psi + 2 * c + 1]
         cz = grid[dep + 2 * c]
         sz = grid[dep + 2 * c + 1]
-        hx = waves[c, KX] / k
-        hy = waves[c, KY] / k
         uh = a * w * cz * cp
         ah = a * w * w * cz * sp
         jh = -a * w * w * w * cz * cp
-        grid[base + 1] += uh * hx
-        grid[base + 2] += uh * hy
-        grid[base + 3] += a * w * sz * sp
-        grid[base + 4] += ah * hx
-        grid[base + 5] += ah * hy
-        grid[base + 6] -= a * w * w * sz * cp
-        grid[base + 7] += jh * hx
-        grid[base + 8] += jh * hy
-        grid[base + 9] -= a * w * w * w * sz * sp
+        if uni:
+            ux += uh
+            ax += ah
+            jx += jh
+        else:
+            hx = waves[c, KX] / k
+            hy = waves[c, KY] / k
+            ux += uh * hx
+            uy += uh * hy
+            ax += ah * hx
+            ay += ah * hy
+            jx += jh * hx
+            jy += jh * hy
+        uz += a * w * sz * sp
+        az -= a * w * w * sz * cp
+        jz -= a * w * w * w * sz * sp
+    if uni:
+        grid[base + 1] = ux
+        grid[base + 2] = uz
+        grid[base + 3] = ax
+        grid[base + 4] = az
+        grid[base + 5] = jx
+        grid[base + 6] = jz
+    else:
+        grid[base + 1] = ux
+        grid[base + 2] = uy
+        grid[base + 3] = uz
+        grid[base + 4] = ax
+        grid[base + 5] = ay
+        grid[base + 6] = az
+        grid[base + 7] = jx
+        grid[base + 8] = jy
+        grid[base + 9] = jz
 
 
 @inline_kernel
@@ -614,8 +692,8 @@ def _fill_eta_cell(waves, grid, ia, ib, nbc, j):
                 js = j + s
                 base = off + (2 * point + (int(js) & 1)) * ETA_SLOT
                 if grid[base] != js:
-                    gx, gy = _grid_node(grid, ia + p, ib + q)
-                    _fill_eta(waves, grid, base, gx, gy, js * grid[G_DT])
+                    _phases(waves, grid, ia + p, ib + q, js)
+                    _fill_eta(waves, grid, base)
                     grid[base] = js
 
 
@@ -625,21 +703,25 @@ def _fill_field_cell(waves, grid, ia, ib, nbc, iz, j):
     nb = int(grid[G_NB])
     nz = int(grid[G_NZ])
     off = int(grid[G_FIELD])
+    fslot = int(grid[G_FSLOT])
     for p in range(2):
         for q in range(nbc):
-            gx, gy = _grid_node(grid, ia + p, ib + q)
-            for r in range(2):
-                point = ((ia + p) * nb + ib + q) * nz + iz + r
-                for s in range(2):
-                    js = j + s
-                    base = off + (2 * point + (int(js) & 1)) * FIELD_SLOT
+            for s in range(2):
+                js = j + s
+                ready = True  # the phases once per column and slice, for both levels
+                for r in range(2):
+                    point = ((ia + p) * nb + ib + q) * nz + iz + r
+                    base = off + (2 * point + (int(js) & 1)) * fslot
                     if grid[base] != js:
-                        _fill_field(waves, grid, base, gx, gy, iz + r, js * grid[G_DT])
+                        if ready:
+                            _phases(waves, grid, ia + p, ib + q, js)
+                            ready = False
+                        _fill_field(waves, grid, base, iz + r)
                         grid[base] = js
 
 
 # Helpers of the general (multidirectional) grid path and of the slow path; the
-# unidirectional fast path is written out in wave_kinematics. None of them calls a compiled
+# unidirectional path is _uni_kinematics (inlined in wave_kinematics). None of them calls a compiled
 # function with array arguments: such a call cost 25-60 ns per point here even in a branch
 # never taken (measured against a trivial kernel), so the fills live in _fill_*_cell.
 @inline_kernel
@@ -828,22 +910,153 @@ def _grid_kinematics(grid, par, t, x, y, z, out):
     return True
 
 
+@inline_kernel
+def _uni_cell(grid, t, x, y):
+    """(inside, ia, wa, j, slot, h0, d0, h1, d1) of a unidirectional grid at (x, y) [m] and
+    t [s]: the cell ia along the waves (0 when not inside) with the weight wa of its far
+    side, the slice j below t with its slot, and the cubic Hermite weights of f_j,
+    T f'_j, f_j+1, T f'_j+1 on [j T, (j + 1) T]."""
+    fa = (x * grid[G_COS] + y * grid[G_SIN] - grid[G_A0]) * grid[G_IDA]
+    fla = np.floor(fa)
+    wa = fa - fla
+    ia = int(fla)
+    inside = (ia >= 0) & (ia < int(grid[G_NA]) - 1)
+    ia = ia if inside else 0
+    sj = t * grid[G_IDT]
+    j = np.floor(sj)
+    tau = sj - j
+    t2 = tau * tau
+    t3 = t2 * tau
+    slot = int(j - 2.0 * np.floor(0.5 * j))
+    return (inside, ia, wa, j, slot, 2.0 * t3 - 3.0 * t2 + 1.0,
+            (t3 - 2.0 * t2 + tau) * grid[G_DT], 3.0 * t2 - 2.0 * t3, (t3 - t2) * grid[G_DT])
+
+
+@inline_kernel
+def _uni_eta(grid, ia, wa, j, slot, h0, d0, h1, d1):
+    """(eta [m], ready) in the cell of _uni_cell: linear along the waves, Hermite in time
+    with d eta/dt; ready is False when a slot of slices j, j + 1 is not filled."""
+    sa = slot * ETA_SLOT
+    sb = (1 - slot) * ETA_SLOT
+    e0 = int(grid[G_ETA]) + 2 * ETA_SLOT * ia
+    e1 = e0 + 2 * ETA_SLOT
+    ok = ((grid[e0 + sa] == j) & (grid[e0 + sb] == j + 1.0) & (grid[e1 + sa] == j)
+          & (grid[e1 + sb] == j + 1.0))
+    eta = ((1.0 - wa) * (h0 * grid[e0 + sa + 1] + d0 * grid[e0 + sa + 2]
+                         + h1 * grid[e0 + sb + 1] + d1 * grid[e0 + sb + 2])
+           + wa * (h0 * grid[e1 + sa + 1] + d0 * grid[e1 + sa + 2]
+                   + h1 * grid[e1 + sb + 1] + d1 * grid[e1 + sb + 2]))
+    return eta, ok
+
+
+@inline_kernel
+def _uni_kinematics(grid, par, t, x, y, z, out):
+    """wave_kinematics from a unidirectional grid (G_NB == 1, UNI_SLOT layout), written
+    out with selections (no early return). Returns (status, ia, iz, j, zs): 0 when out
+    holds the answer; 1 when the cell ia lacks the eta of slices j, j + 1; 2 when the cell
+    (ia, iz) lacks their field; 3 when (x, y) is outside the grid; 4 when out[0] holds eta
+    but the stretched height zs [m] is outside the grid's levels. The fast path and the
+    slow path (after its fills) both answer through here: the same arithmetic, so results
+    do not depend on which of them answered."""
+    inside, ia, wa, j, slot, h0, d0, h1, d1 = _uni_cell(grid, t, x, y)
+    eta, ok = _uni_eta(grid, ia, wa, j, slot, h0, d0, h1, d1)
+    ct = grid[G_COS]
+    st = grid[G_SIN]
+    # stretching (as stretched_height; the mode is the same at every call: predicted)
+    zc = z - par[WATER_LEVEL]
+    mode = par[STRETCH]
+    wet = zc <= eta
+    zs = zc
+    if mode == WHEELER:
+        h = par[WAVE_DEPTH]
+        if math.isinf(h):
+            zs = zc - eta  # Wheeler in deep water, DNV-RP-C205 eq. 3.2.3.3 with d -> inf
+        else:
+            zs = h * (zc - eta) / (h + eta) if h + eta > 0.0 else -h  # DNV-RP-C205 3.2.3.3
+    elif mode == VERTICAL:
+        zs = min(zc, 0.0)
+    elif mode == NO_STRETCH:
+        wet = wet & (zc <= 0.0)
+    out[0] = eta
+    status = 0
+    iz = 0
+    uh = uz = ah = az = 0.0
+    if wet:  # (eta-only calls, above any crest, skip the field)
+        # the level interval (the top level belongs to the interval below it)
+        nz = int(grid[G_NZ])
+        fz = (zs - grid[G_Z0]) * grid[G_IDZ]
+        flz = np.floor(fz)
+        wz = fz - flz
+        iz = int(flz)
+        top = (iz == nz - 1) & (wz == 0.0)  # exactly on it
+        wz = 1.0 if top else wz
+        iz = iz - 1 if top else iz
+        okz = (iz >= 0) & (iz < nz - 1)
+        iz = iz if okz else 0
+        # the cell's four points (a, z) = (0, 0), (0, 1), (1, 0), (1, 1), two slots each:
+        # values at slices j, j + 1 with their time derivatives (velocity with
+        # acceleration, acceleration with jerk), bilinear in space, Hermite in time
+        s0 = slot * UNI_SLOT
+        s1 = (1 - slot) * UNI_SLOT
+        c00 = int(grid[G_FIELD]) + 2 * UNI_SLOT * (ia * nz + iz)
+        okf = okz
+        for corner in range(4):
+            p = corner >> 1  # along a
+            r = corner & 1  # along z
+            c = c00 + 2 * UNI_SLOT * (p * nz + r)
+            w = (wa if p == 1 else 1.0 - wa) * (wz if r == 1 else 1.0 - wz)
+            b0 = c + s0
+            b1 = c + s1
+            okf = okf & (grid[b0] == j) & (grid[b1] == j + 1.0)
+            v0 = w * h0
+            g0 = w * d0
+            v1 = w * h1
+            g1 = w * d1
+            uh += v0 * grid[b0 + 1] + g0 * grid[b0 + 3] + v1 * grid[b1 + 1] + g1 * grid[b1 + 3]
+            uz += v0 * grid[b0 + 2] + g0 * grid[b0 + 4] + v1 * grid[b1 + 2] + g1 * grid[b1 + 4]
+            ah += v0 * grid[b0 + 3] + g0 * grid[b0 + 5] + v1 * grid[b1 + 3] + g1 * grid[b1 + 5]
+            az += v0 * grid[b0 + 4] + g0 * grid[b0 + 6] + v1 * grid[b1 + 4] + g1 * grid[b1 + 6]
+        status = 0 if okf else (2 if okz else 4)
+    out[1] = uh * ct
+    out[2] = uh * st
+    out[3] = uz
+    out[4] = ah * ct
+    out[5] = ah * st
+    out[6] = az
+    status = status if ok else 1
+    status = status if inside else 3
+    return status, ia, iz, j, zs
+
+
 @kernel
 def _kinematics_slow(waves, grid, par, t, x, y, z, out):
-    """wave_kinematics where the unidirectional fast path cannot answer: a multidirectional
-    sea's grid, the slots a point needs filled first, or direct sums outside the grid."""
+    """wave_kinematics where the unidirectional fast path cannot answer: the slots a point
+    needs filled first, a multidirectional sea's grid, or direct sums outside the grid."""
     if waves.shape[0] == 0:
         for i in range(7):
             out[i] = 0.0
         return
-    if grid[G_FLAG] == 1.0 and grid[G_NB] != 1.0 and _grid_kinematics(grid, par, t, x, y, z,
-                                                                       out):
-        return
-    for i in range(7):
-        out[i] = 0.0
     extrapolate = par[STRETCH] == EXTRAPOLATED
     zc = z - par[WATER_LEVEL]
-    if grid[G_FLAG] == 1.0:
+    if grid[G_FLAG] == 1.0 and grid[G_NB] == 1.0:
+        for _ in range(3):  # at most: fill eta, fill the field, answer
+            status, ia, iz, j, zs = _uni_kinematics(grid, par, t, x, y, z, out)
+            if status == 0:
+                return
+            if status == 1:
+                _fill_eta_cell(waves, grid, ia, 0, 1, j)
+            elif status == 2:
+                _fill_field_cell(waves, grid, ia, 0, 1, iz, j)
+            elif status == 4:  # eta from the grid, the field summed at zs
+                field_direct(waves, x, y, zs, t, extrapolate, out, 1, False)
+                return
+            else:
+                break
+    elif grid[G_FLAG] == 1.0:
+        if _grid_kinematics(grid, par, t, x, y, z, out):
+            return
+        for i in range(7):
+            out[i] = 0.0
         ia, wa, ib, wb, nbc = _locate(grid, x, y)
         if ia >= 0:
             j, slot, h0, d0, h1, d1 = _hermite(grid, t)
@@ -860,6 +1073,8 @@ def _kinematics_slow(waves, grid, par, t, x, y, z, out):
             _fill_field_cell(waves, grid, ia, ib, nbc, iz, j)
             _field_value(grid, ia, wa, ib, wb, nbc, iz, wz, slot, h0, d0, h1, d1, out, 1)
             return
+    for i in range(7):
+        out[i] = 0.0
     eta = eta_direct(waves, x, y, t)
     out[0] = eta
     zs = stretched_height(par, zc, eta)
@@ -875,101 +1090,26 @@ def wave_kinematics(waves, grid, par, t, x, y, z, out):
     surface, below it with the stretching rule par[STRETCH]. No current. ``grid``: the
     precomputed kinematics (slices filled as the time reaches them) or [0.0] (direct sums);
     points outside the grid get the direct sums."""
-    # The unidirectional grid is read right here, written out with selections rather than
-    # early returns or a further inlined call: both cost a third more per point (measured).
-    # Multidirectional seas, slots still to fill and points outside the grid go to the slow
-    # path (one call).
+    # The unidirectional grid is read inline (_uni_kinematics); slots still to fill,
+    # multidirectional seas and points outside the grid go to the slow path (one call).
     done = False
-    if grid[G_FLAG] == 1.0:
-        if grid[G_NB] == 1.0:
-            # horizontal cell along the waves
-            fa = (x * grid[G_COS] + y * grid[G_SIN] - grid[G_A0]) * grid[G_IDA]
-            fla = np.floor(fa)
-            wa = fa - fla
-            ia = int(fla)
-            ok = (ia >= 0) & (ia < int(grid[G_NA]) - 1)
-            ia = ia if ok else 0
-            # cubic Hermite weights on the slice interval [j T, (j + 1) T]
-            sj = t * grid[G_IDT]
-            j = np.floor(sj)
-            tau = sj - j
-            t2 = tau * tau
-            t3 = t2 * tau
-            slot = int(j - 2.0 * np.floor(0.5 * j))
-            h0 = 2.0 * t3 - 3.0 * t2 + 1.0
-            d0 = (t3 - 2.0 * t2 + tau) * grid[G_DT]
-            h1 = 3.0 * t2 - 2.0 * t3
-            d1 = (t3 - t2) * grid[G_DT]
-            # eta (with d eta/dt for the time derivative)
-            sa = slot * ETA_SLOT
-            sb = (1 - slot) * ETA_SLOT
-            e0 = int(grid[G_ETA]) + 2 * ETA_SLOT * ia
-            e1 = e0 + 2 * ETA_SLOT
-            ok = (ok & (grid[e0 + sa] == j) & (grid[e0 + sb] == j + 1.0) & (grid[e1 + sa] == j)
-                  & (grid[e1 + sb] == j + 1.0))
-            eta = ((1.0 - wa) * (h0 * grid[e0 + sa + 1] + d0 * grid[e0 + sa + 2]
-                                 + h1 * grid[e0 + sb + 1] + d1 * grid[e0 + sb + 2])
-                   + wa * (h0 * grid[e1 + sa + 1] + d0 * grid[e1 + sa + 2]
-                           + h1 * grid[e1 + sb + 1] + d1 * grid[e1 + sb + 2]))
-            # stretching (as stretched_height; the mode is the same at every call: predicted)
-            zc = z - par[WATER_LEVEL]
-            mode = par[STRETCH]
-            wet = zc <= eta
-            zs = zc
-            if mode == WHEELER:
-                h = par[WAVE_DEPTH]
-                if math.isinf(h):
-                    zs = zc - eta  # Wheeler in deep water, DNV-RP-C205 eq. 3.2.3.3 with d -> inf
-                else:
-                    zs = h * (zc - eta) / (h + eta) if h + eta > 0.0 else -h  # DNV-RP-C205 3.2.3.3
-            elif mode == VERTICAL:
-                zs = min(zc, 0.0)
-            elif mode == NO_STRETCH:
-                wet = wet & (zc <= 0.0)
-            out[0] = eta
-            okf = True
-            if wet:  # (eta-only calls, above any crest, skip the field)
-                # the level interval (the top level belongs to the interval below it)
-                nz = int(grid[G_NZ])
-                fz = (zs - grid[G_Z0]) * grid[G_IDZ]
-                flz = np.floor(fz)
-                wz = fz - flz
-                iz = int(flz)
-                top = (iz == nz - 1) & (wz == 0.0)  # exactly on it
-                wz = 1.0 if top else wz
-                iz = iz - 1 if top else iz
-                okz = (iz >= 0) & (iz < nz - 1)
-                iz = iz if okz else 0
-                s0 = slot * FIELD_SLOT
-                s1 = (1 - slot) * FIELD_SLOT
-                c00 = int(grid[G_FIELD]) + 2 * FIELD_SLOT * (ia * nz + iz)  # (a, z) corner (0, 0)
-                c01 = c00 + 2 * FIELD_SLOT  # (0, 1)
-                c10 = c00 + 2 * FIELD_SLOT * nz  # (1, 0)
-                c11 = c10 + 2 * FIELD_SLOT  # (1, 1)
-                okf = (okz & (grid[c00 + s0] == j) & (grid[c00 + s1] == j + 1.0)
-                       & (grid[c01 + s0] == j) & (grid[c01 + s1] == j + 1.0)
-                       & (grid[c10 + s0] == j) & (grid[c10 + s1] == j + 1.0)
-                       & (grid[c11 + s0] == j) & (grid[c11 + s1] == j + 1.0))
-                w00 = (1.0 - wa) * (1.0 - wz)
-                w01 = (1.0 - wa) * wz
-                w10 = wa * (1.0 - wz)
-                w11 = wa * wz
-                for i in range(6):
-                    # value and time derivative: velocity with acceleration, acceleration with jerk
-                    k0 = s0 + 1 + i
-                    k1 = s1 + 1 + i
-                    v = (h0 * (w00 * grid[c00 + k0] + w01 * grid[c01 + k0] + w10 * grid[c10 + k0]
-                               + w11 * grid[c11 + k0])
-                         + d0 * (w00 * grid[c00 + k0 + 3] + w01 * grid[c01 + k0 + 3]
-                                 + w10 * grid[c10 + k0 + 3] + w11 * grid[c11 + k0 + 3])
-                         + h1 * (w00 * grid[c00 + k1] + w01 * grid[c01 + k1]
-                                 + w10 * grid[c10 + k1] + w11 * grid[c11 + k1])
-                         + d1 * (w00 * grid[c00 + k1 + 3] + w01 * grid[c01 + k1 + 3]
-                                 + w10 * grid[c10 + k1 + 3] + w11 * grid[c11 + k1 + 3]))
-                    out[1 + i] = v
-            else:
-                for i in range(1, 7):
-                    out[i] = 0.0
-            done = ok & (okf | (not wet))
+    if grid[G_FLAG] == 1.0 and grid[G_NB] == 1.0:
+        done = _uni_kinematics(grid, par, t, x, y, z, out)[0] == 0
     if not done:
         _kinematics_slow(waves, grid, par, t, x, y, z, out)
+
+
+@inline_kernel
+def wave_elevation(waves, grid, par, t, x, y, work):
+    """The wave elevation eta [m] above the calm level at (x, y) [m] at time t [s]: what
+    wave_kinematics writes to out[0], without the field (``work``: 7 floats of scratch)."""
+    eta = 0.0
+    done = False
+    if grid[G_FLAG] == 1.0 and grid[G_NB] == 1.0:
+        inside, ia, wa, j, slot, h0, d0, h1, d1 = _uni_cell(grid, t, x, y)
+        eta, ok = _uni_eta(grid, ia, wa, j, slot, h0, d0, h1, d1)
+        done = inside & ok
+    if not done:
+        _kinematics_slow(waves, grid, par, t, x, y, math.inf, work)
+        eta = work[0]
+    return eta
