@@ -681,7 +681,7 @@ def body_errors(body: Body, environment, base_dir: Path | None, where: str) -> l
     """What a valid ``body`` cannot do in its case (a system's semantic check calls this):
     hydrostatics without ``environment.water_level`` (duck typed), a coupled body's CSV
     trajectory that cannot be read. Each message starts with the key path ``where`` (e.g.
-    ``bodies[2]``) and the body's key."""
+    ``bodies.buoy``) and the body's key."""
     errors = []
     if getattr(environment, "water_level", None) is None:
         for key in ("waterplane", "hydrostatic_stiffness"):
