@@ -212,3 +212,99 @@ def check_end_swap(full: bool = True, figure_dir: Path | None = None) -> Row:
                  "compared, L1's in reverse order."),
         values={"worst_rel": worst, "peak": peak, "body_distance": moved},
     )
+
+
+BODY_DRAG_DECK = Path(__file__).resolve().parent / "decks" / "moordyn_bodyDrag.txt"
+
+
+def compare_body_deck(deck: Path, duration: float, output_interval: float) -> dict:
+    """Both codes on a MoorDyn deck with bodies from the same initial nodes (MoorDyn's
+    Init_NoIC), at the deck's dtM: per line and end the largest end tension difference
+    relative to MoorDyn's peak, per body the largest position difference relative to its
+    range of motion (and the angles' largest difference [rad])."""
+    import warnings
+
+    from tetherdyn.case import CaseWarning
+    from tetherdyn.moordyn_input import moordyn_to_system
+    from validation.peers.moordyn_system import run_moordyn_system
+
+    md = run_moordyn_system(deck, duration=duration, output_interval=output_interval)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CaseWarning)
+        case = moordyn_to_system(deck, duration=duration, output_interval=output_interval,
+                                 initial_nodes=md["initial_nodes"])
+    res = run_system(case, progress=False)
+    rel = {}
+    hist = {}
+    for lid in md["start_tension"]:
+        T = np.abs(res.lines[str(lid)].data_vars["tension"][1])
+        for end, ours, theirs in (("A", T[:, 0], md["start_tension"][lid]),
+                                  ("B", T[:, -1], md["end_tension"][lid])):
+            rel[f"{lid}{end}"] = float(np.nanmax(np.abs(ours[1:] - theirs[1:]))
+                                       / np.nanmax(theirs))
+            hist[f"{lid}{end}"] = (ours, theirs)
+    motion, angle, ranges = {}, {}, {}
+    for bid, pose in md["bodies"].items():
+        ours = res.bodies[str(bid)]
+        span = float(np.ptp(pose[:, :3], axis=0).max())
+        ranges[bid] = span
+        motion[bid] = float(np.abs(ours["position"][1] - pose[:, :3]).max()) / span
+        angle[bid] = float(np.abs(ours["roll_pitch_yaw"][1] - pose[:, 3:]).max())
+        hist[f"body{bid}"] = (ours["position"][1][:, 2], pose[:, 2])
+    worst = max(rel, key=rel.get)
+    return dict(rel=rel, worst=worst, worst_rel=rel[worst], motion_rel=motion, angle=angle,
+                ranges=ranges, time=res.times, hist=hist, version=md["moordyn_version"],
+                dt=float(case["solver"]["dt"]), dt_md=float(md["dt"]))
+
+
+@register("moordyn_system_body_drag", "peer", "MoorDyn's bodyDrag deck (a free body on a "
+          "line) in tetherdyn and MoorDyn 2.7.2", reference="peer")
+def check_body_drag(full: bool = True, figure_dir: Path | None = None) -> Row:
+    from validation.peers.moordyn import moordyn_available
+
+    from . import peer_not_installed
+
+    name = "MoorDyn tests/Mooring/body_tests/bodyDrag.txt: tetherdyn system vs MoorDyn 2.7.2"
+    if not moordyn_available():
+        return peer_not_installed(name, "tension histories within 2 % of peak, body motions "
+                                  "within 1 % of their range", "2 %, 1 %",
+                                  "pip install moordyn==2.7.2")
+    duration = 10.0 if full else 2.0
+    r = compare_body_deck(BODY_DRAG_DECK, duration, 0.02)
+    worst_motion = max(r["motion_rel"].values())
+    figure = None
+    if figure_dir is not None:
+        import matplotlib.figure
+
+        fig = matplotlib.figure.Figure(figsize=(8.0, 3.2))
+        for j, key in enumerate(("1A", "body1")):
+            ax = fig.add_subplot(1, 2, j + 1)
+            ours, theirs = r["hist"][key]
+            ax.plot(r["time"], theirs, label="MoorDyn 2.7.2")
+            ax.plot(r["time"], ours, "--", label="tetherdyn")
+            ax.set_xlabel("time [s]")
+            ax.set_ylabel("line 1 tension at the body [N]" if j == 0 else "body 1 z [m]")
+            ax.legend(fontsize=8)
+        figure = save_figure(fig, figure_dir, "moordyn_system_body_drag.png")
+    return Row(
+        name=f"{name} ({duration:.3g} s)",
+        tier="peer",
+        expected="every line's end tension history within 2 % of its peak, body motions "
+                 "within 1 % of their range, same step (issue 19)",
+        ours=(f"worst tension {r['worst_rel'] * 100:.2g} % of peak (line {r['worst'][:-1]} "
+              f"end {r['worst'][-1]}); body 1 within {worst_motion:.2g} of its "
+              f"{r['ranges'][1]:.3g} m range, angles within {r['angle'][1]:.1g} rad"),
+        tolerance="2 % of peak tension, 1 % of the range of motion",
+        passed=bool(r["worst_rel"] < 0.02 and worst_motion < 0.01),
+        details=("MoorDyn's own test deck (tests/Mooring/body_tests/bodyDrag.txt, "
+                 "unchanged; its test checks the body drag stays positive): a free 10 kg "
+                 "body (I = 5 kg m², pitched -90°, CdA 0.1 m² on every axis and rotation) on "
+                 "one 4.5 m spring line of one segment (EA 500 N, 10 kg/m, d = 0.1 m, BA "
+                 "-0.4) to a fixed point 5 m below, released with the line stretched; it "
+                 "falls past the anchor and sinks at its drag's terminal speed. RK4 at the "
+                 f"deck's dtM = {r['dt_md']:g} s from MoorDyn's Init_NoIC nodes. The line's "
+                 "end node (half its 45 kg) rides on the body: lumped onto it in both codes."),
+        figure=figure,
+        values={"worst_rel": r["worst_rel"], "motion_rel": worst_motion,
+                "range": r["ranges"][1], "angle": r["angle"][1]},
+    )
