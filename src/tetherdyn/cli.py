@@ -201,11 +201,13 @@ def _cmd_statics(args: argparse.Namespace) -> int:
     from .models import build_model
     from .start import initial_state
 
-    case = _load(args.case, args)
+    case = _load_any(args.case, args)
     outputs = [Path(p) for p in (args.output, args.results, args.plot) if p]
     for out in outputs:  # before the solve: a bad path is bad input
         if not out.parent.is_dir():
             raise CaseError(f"{out}: folder {out.parent} does not exist")
+    if not isinstance(case, Case):
+        return _statics_system(case, args)
     if case.initial.shape != "equilibrium":  # the equilibrium a run of it would start from
         raw = case.to_dict()
         ini = raw.setdefault("initial", {})
@@ -255,6 +257,74 @@ def _cmd_statics(args: argparse.Namespace) -> int:
 
         plot_results(table.to_dataset(), args.plot)
         print(f"wrote {args.plot}")
+    return 0
+
+
+def _statics_system(case, args: argparse.Namespace) -> int:
+    """``tetherdyn statics`` on a system case (system_statics.py): per line its end
+    tensions and touchdown, per point its position and residual; the shape as a case
+    (lines' ``initial.points``, free points' positions) or a results file (one time)."""
+    import time
+
+    import yaml
+
+    from .system_case import load_system
+    from .system_statics import solve_system
+
+    if args.plot:
+        raise CaseError("--plot: not drawn for a system case yet (write --results and open "
+                        "it with xarray.open_datatree)")
+    t0 = time.perf_counter()
+    eq = solve_system(case)
+    wall = time.perf_counter() - t0
+    free = sum(p.type == "free" for p in case.points.values())
+    print(f"case        : {case.name or args.case}  (system: {len(case.lines)} lines, "
+          f"{len(case.points)} points, {free} free)")
+    width = max(len(k) for k in list(case.lines) + list(case.points))
+    for name, leq in eq.lines.items():
+        t_start, t_end = leq.end_tensions
+        a, b = case.line_points[name]
+        text = f"end tension start ({a}) {t_start:.6g} N, end ({b}) {t_end:.6g} N"
+        if case.environment.seabed is not None:
+            td = leq.touchdown
+            text += ("; touchdown none" if td is None else
+                     f"; touchdown at s = {td['arc_length']:.6g} m, {_vec(td['position'])} m")
+        print(f"line  {name:<{width}} : {text}")
+    for name, spec in case.points.items():
+        text = f"{spec.type:<7} {_vec(eq.points[name])} m, line force {_vec(eq.forces[name])} N"
+        if spec.type == "free":
+            text += f", residual {eq.point_residuals[name]:.3g} N"
+        print(f"point {name:<{width}} : {text}")
+    print(f"residual    : {eq.residual:.3g} N, {eq.residual / eq.weight:.3g} of the system's "
+          f"weight {eq.weight:.6g} N (tolerance {eq.tol / eq.weight:.3g})")
+    print(f"solver      : {eq.method}, {eq.iterations} iterations, {wall:.3g} s")
+    if args.output:
+        raw = eq.to_case_dict()
+        out = Path(args.output)
+        try:  # the written case must load and run from where it is written
+            load_system(raw, base_dir=out.parent)
+        except CaseError as exc:
+            raise CaseError(f"{out}: the shape's case would not load from {out.parent} "
+                            f"(write it next to the case file): {exc}") from None
+        out.write_text(f"# the static equilibrium of {Path(args.case).name} "
+                       f"(tetherdyn statics: {eq.method}, residual {eq.residual:.3g} N)\n"
+                       + yaml.safe_dump(raw, sort_keys=False))
+        print(f"wrote {out}")
+    if args.results:
+        import numpy as np
+
+        from .integrate import IntegrationResult
+        from .models.system import build_system
+        from .system_run import system_results
+
+        model = build_system(case)
+        run = IntegrationResult(times=np.array([0.0]), states=eq.state(model)[None, :],
+                                rhs_evaluations=0, wall_time_s=0.0, steps=0,
+                                data=model.data)
+        res = system_results(case, model, run)
+        res.attrs.update(initial_shape="equilibrium", initial_equilibrium_method=eq.method,
+                         initial_equilibrium_residual=float(eq.residual))
+        print(f"wrote {res.write(args.results)}")
     return 0
 
 

@@ -13,8 +13,9 @@ system's ``environment`` and ``solver``; its two ends are the points they attach
 
 Every line is validated as the single-line case it makes (:func:`tetherdyn.case.load_case`),
 its errors keyed by the line (``lines.<name>.tether.EA: ...``), so a line admits exactly
-what a single-line case of its model admits. ``bodies`` are refused (not built yet), as are
-methods other than rk4 and rk45.
+what a single-line case of its model admits. ``initial: {shape: equilibrium}`` starts the
+system from its static equilibrium (system_statics.py; not with bodies). Methods other than
+rk4 and rk45 are refused.
 
 ``bodies`` (name -> :class:`~tetherdyn.rigid_body.Body`, docs/bodies.md) are 6-DOF rigid
 bodies; a line end attaches to a body at a point fixed in it (``{body: NAME, at: [x, y,
@@ -101,10 +102,20 @@ class PointSpec(_Section):
     interpolation: Literal["cubic", "linear"] | None = None
 
 
+class SystemInitial(_Section):
+    """``initial``: the system's state at t = 0 (docs/systems.md, "Statics")."""
+
+    # lines: each line as its own ``initial`` lays it (default: straight between its
+    # points), free points where ``position`` puts them; equilibrium: the system's static
+    # equilibrium at t = 0 (system_statics.py), those shapes and positions as the guess
+    shape: Literal["lines", "equilibrium"] = "lines"
+
+
 class _SystemModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str | None = None
+    initial: SystemInitial = SystemInitial()
     line_types: dict[str, dict[str, Any]] = {}
     lines: dict[str, LineSpec]
     points: dict[str, PointSpec] = {}
@@ -150,6 +161,11 @@ class SystemCase:
     @property
     def name(self) -> str | None:
         return self._data.name
+
+    @property
+    def initial_shape(self) -> str:
+        """``initial.shape``: "lines" (each line's own initial shape) or "equilibrium"."""
+        return self._data.initial.shape
 
     @property
     def environment(self) -> Environment:
@@ -367,7 +383,7 @@ def load_system(source: str | Path | dict, *, base_dir: str | Path | None = None
     (``lines.<name>.…``, ``points.<name>.…``).
     """
     raw, folder = read_case_source(source, base_dir)
-    for key in ("tether", "model", "start", "end", "initial"):
+    for key in ("tether", "model", "start", "end"):
         if key in raw:
             raise CaseError(f"{key}: a system case gives each line's {key} under "
                             "lines.<name> (or a point), not at the top level")
@@ -378,6 +394,9 @@ def load_system(source: str | Path | dict, *, base_dir: str | Path | None = None
     errors: list[str] = []
     if not data.lines:
         errors.append("lines: a system needs at least one line")
+    if data.initial.shape == "equilibrium" and data.bodies:
+        errors.append("initial.shape: the static equilibrium of a system with bodies is not "
+                      "built (system statics balances free points only)")
     method = data.solver.method or SYSTEM_METHODS[0]
     if method not in SYSTEM_METHODS:
         errors.append(f"solver.method: a system runs with {' or '.join(SYSTEM_METHODS)} "

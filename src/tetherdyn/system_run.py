@@ -219,7 +219,18 @@ def run_system(case: SystemCase | dict | str | Path, *, progress: bool | None = 
         case = load_system(case)
     model = build_system(case)
     s = case.solver
+    y0, attrs = model.initial_state(), {}
+    if case.initial_shape == "equilibrium":  # the static equilibrium (system_statics.py)
+        from .system_statics import solve_system
+
+        eq = solve_system(case)
+        y0 = eq.state(model)
+        attrs = dict(initial_shape="equilibrium", initial_equilibrium_method=eq.method,
+                     initial_equilibrium_residual=float(eq.residual),
+                     initial_equilibrium_relative_residual=float(eq.residual / eq.weight),
+                     initial_equilibrium_iterations=int(eq.iterations))
     run = integrate(model, case.method, s.dt, s.duration, s.output_interval, rtol=s.rtol,
-                    atol=s.atol, max_steps=s.max_steps, progress=progress,
-                    y0=model.initial_state())
-    return system_results(case, model, run)
+                    atol=s.atol, max_steps=s.max_steps, progress=progress, y0=y0)
+    res = system_results(case, model, run)
+    res.attrs.update(attrs)
+    return res

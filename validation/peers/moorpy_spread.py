@@ -1,0 +1,67 @@
+"""A three-line spread mooring in MoorPy (pip moorpy==1.3.0; NREL, Hall): the restoring force
+of the lines on a body held at surge offsets.
+
+MoorPy's own usage (its README's "System" example): ``System(depth)``, a line type, a
+coupled body (type -1) with the fairlead points attached to it, anchors as fixed points
+(type 1), ``addLine`` from anchor to fairlead, ``initialize``; then per offset
+``body.setPosition([x, 0, 0, 0, 0, 0])``, ``solveEquilibrium()`` and
+``body.getForces(lines_only=True)``. MoorPy's lines are quasi-static elastic catenaries with
+seabed contact (``Catenary.catenary``, frictionless with ``cb = 0``): the closed form, no
+discretisation. The geometry is passed in (validation/moorpy_spread.py's SPREAD) so both
+codes read the same numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["moorpy_available", "moorpy_version", "moorpy_restoring"]
+
+
+def moorpy_available() -> bool:
+    """True if the ``moorpy`` package can be imported."""
+    try:
+        import moorpy  # noqa: F401
+    except Exception:
+        return False
+    return True
+
+
+def moorpy_version() -> str:
+    from importlib.metadata import version
+
+    return version("moorpy")
+
+
+def moorpy_restoring(spread: dict, offsets) -> dict:
+    """MoorPy's line forces on the body at each surge offset [m].
+
+    ``spread``: depth, rho, g, line (d_vol, m, EA), length, anchor_radius, fairlead_radius,
+    fairlead_z, headings_deg. Returns ``force`` (n_offsets, 3) [N] (the lines' net force on
+    the body), ``fairlead_tension`` (n_offsets, n_lines) [N] and ``grounded`` (n_offsets,
+    n_lines) [m] (MoorPy's LBot)."""
+    import moorpy as mp
+
+    s = spread
+    ms = mp.System(depth=s["depth"], rho=s["rho"], g=s["g"])
+    ln = s["line"]
+    ms.setLineType(name="line", lineType=dict(d_vol=ln["d_vol"], m=ln["m"], EA=ln["EA"],
+                                              material="chain"))
+    body = ms.addBody(-1, np.zeros(6))
+    for k, head in enumerate(np.radians(s["headings_deg"])):
+        c, sn = np.cos(head), np.sin(head)
+        ms.addPoint(1, [s["anchor_radius"] * c, s["anchor_radius"] * sn, -s["depth"]])
+        fair = [s["fairlead_radius"] * c, s["fairlead_radius"] * sn, s["fairlead_z"]]
+        ms.addPoint(1, fair)
+        body.attachPoint(2 * k + 2, fair)
+        ms.addLine(s["length"], "line", pointA=2 * k + 1, pointB=2 * k + 2)
+    ms.initialize()
+    force, tension, grounded = [], [], []
+    for x in offsets:
+        body.setPosition([float(x), 0, 0, 0, 0, 0])
+        ms.solveEquilibrium()
+        force.append(np.asarray(body.getForces(lines_only=True)[:3], dtype=float))
+        tension.append([float(line.TB) for line in ms.lineList])
+        grounded.append([float(line.LBot) for line in ms.lineList])
+    return {"force": np.array(force), "fairlead_tension": np.array(tension),
+            "grounded": np.array(grounded)}
