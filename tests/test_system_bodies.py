@@ -16,6 +16,7 @@ import pytest
 from tetherdyn.case import CaseError
 from tetherdyn.system_case import load_system
 from tetherdyn.system_run import run_system
+from validation.system_bodies import BODY_DRAG_DECK as BODY_DECK
 from validation.system_bodies import (
     check_accelerated_frame,
     check_end_swap,
@@ -128,3 +129,34 @@ def test_moordyn_body_deck_runs_as_moordyn_does():
     assert v["worst_rel"] < 0.02
     assert v["motion_rel"] < 0.01
     assert row.passed
+
+
+def test_a_moordyn_body_row_maps_as_moordyn_reads_it(tmp_path):
+    """A BODIES row read as MoorDyn-C 2.7.2's readBody reads it (CG x|y|z, I per axis, CdA
+    translational|rotational, one Ca on every axis as added mass Ca rho V), a point on the
+    body becoming the line end's `at`, and a pinned body refused naming its row."""
+    from tetherdyn.moordyn_input import moordyn_to_system
+
+    deck = BODY_DECK.read_text()
+    start = deck.index("1       free")
+    end = deck.index("\n", start)
+    deck = deck[:start] + "1 Free 1 2 -3 10 20 30 100 0|0|-1 5|6|7 0.5 0.2|0.4 0.8" + deck[end:]
+    deck = deck.replace("1         Body1      0.0       0          0",
+                        "1         Body1      0.5       0          0.25")
+    path = tmp_path / "deck.txt"
+    path.write_text(deck)
+    case = moordyn_to_system(path, duration=1.0)
+    body = case["bodies"]["1"]
+    assert body["position"] == [1.0, 2.0, -3.0]
+    assert body["orientation_deg"] == [10.0, 20.0, 30.0]
+    assert body["center_of_gravity"] == [0.0, 0.0, -1.0]
+    assert body["inertia"] == [5.0, 6.0, 7.0]
+    assert body["drag_area"] == [0.2] * 3
+    assert body["rotational_drag_area"] == [0.4] * 3
+    assert body["added_mass"] == pytest.approx([0.8 * 1025.0 * 0.5] * 3 + [0.0] * 3)
+    assert case["lines"]["1"]["start"] == {"body": "1", "at": [0.5, 0.0, 0.25]}
+    assert "1" not in case["points"]
+    load_system(case)  # a valid system case
+    path.write_text(deck.replace("1 Free 1 2", "1 CoupledPinned 1 2"))
+    with pytest.raises(CaseError, match="BODIES row 1: attachment 'CoupledPinned'"):
+        moordyn_to_system(path, duration=1.0)

@@ -24,6 +24,7 @@ from ._version import __version__
 from .integrate import IntegrationResult, integrate
 from .models.nodes import GX, PAYLOAD, WEIGHT
 from .models.system import LineSystem, build_system
+from .models.system_bodies import build_body_system
 from .results import ResultsTable, Variable, results_table
 from .rigid_body import mass_matrix, rotation_matrix, rpy_from_quaternion
 from .system_case import SystemCase, load_system
@@ -217,7 +218,7 @@ def run_system(case: SystemCase | dict | str | Path, *, progress: bool | None = 
     """Run a system case (docs/systems.md) and return its :class:`SystemResults`."""
     if not isinstance(case, SystemCase):
         case = load_system(case)
-    model = build_system(case)
+    model = build_body_system(case) if case.bodies else build_system(case)
     s = case.solver
     y0, attrs = model.initial_state(), {}
     if case.initial_shape == "equilibrium":  # the static equilibrium (system_statics.py)

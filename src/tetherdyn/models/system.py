@@ -484,13 +484,8 @@ class LineSystem(Formulation):
 
 
 def build_system(case: SystemCase) -> LineSystem:
-    """The system model of a validated system case, frozen (models/base.py): with bodies
-    a models.system_bodies.BodySystem."""
-    if case.bodies:
-        from .system_bodies import BodySystem
-
-        model = BodySystem(case)
-    else:
-        model = LineSystem(case)
+    """The system model of a validated system case, frozen (models/base.py); a case with
+    bodies: models.system_bodies.build_body_system."""
+    model = LineSystem(case)
     model.freeze()
     return model

@@ -74,7 +74,7 @@ from .system import (
 if TYPE_CHECKING:
     from ..system_case import SystemCase
 
-__all__ = ["BodySystem", "FIXED", "FREE", "COUPLED"]
+__all__ = ["BodySystem", "build_body_system", "FIXED", "FREE", "COUPLED"]
 
 #: body kinds (btype)
 FIXED, FREE, COUPLED = 0, 1, 2
@@ -411,3 +411,10 @@ class BodySystem(LineSystem):
             else:
                 out[name] = np.tile(self.data.bstate0[j], (times.size, 1))
         return out
+
+
+def build_body_system(case: SystemCase) -> BodySystem:
+    """The system model of a validated system case with bodies, frozen (models/base.py)."""
+    model = BodySystem(case)
+    model.freeze()
+    return model
