@@ -164,6 +164,7 @@ def main() -> None:
     if args.only:
         cases = [c for c in cases if any(s in c[0] for s in args.only)]
     t0 = time.time()
+    load0 = os.getloadavg()[0]
     lines = ["| case | formulation | N | method | iterations | residual / weight | s | pass |",
              "|---|---|--:|---|--:|--:|--:|---|"]
     for name, raw, base in cases:
@@ -176,8 +177,9 @@ def main() -> None:
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     head = ["# statics.solve from defaults: examples and stress cases (issue 18)", "",
             f"- Date: {now}; the benchmark took {time.time() - t0:.0f} s",
-            f"- Machine: {cpu_model()} (2 cores shared with other work: load 4-7; times "
-            "are the second solve, kernels warm)",
+            f"- Machine: {cpu_model()} (2 cores shared with other work: 1-minute load "
+            f"{load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; times are the "
+            "second solve, kernels warm)",
             f"- Versions: {versions('numba', 'numpy', 'scipy')}",
             "- Command: `python benchmarks/bench_statics.py --out benchmarks/results_statics.md`",
             "- Pass: residual <= 1e-6 of statics.line_weight and < 2 s.", ""]

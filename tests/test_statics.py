@@ -333,6 +333,44 @@ def test_solve_error_says_when_the_equilibrium_needs_compression():
     assert T.min() < -1e3 * eq.residual
 
 
+def test_solve_says_a_torque_free_neutral_line_with_ends_closer_than_L_over_sqrt2_has_none():
+    # a neutrally buoyant, compression-free higher_order line (GJ = 0) clamped at its
+    # start and pinned at its end: its internal force is one constant P, the tension
+    # T = P·t >= 0, and the planar elastica's tangent turns by at most 90°, so the ends
+    # must be at least L/√2 apart (docs/statics.md, "No equilibrium"). Ends 64 m apart
+    # on 100 m (< 70.7 m): the error says so after Newton, without the relaxation; allowed
+    # compression, the arch stands
+    from tetherdyn.statics import StaticsError, solve
+
+    neutral = 1025.0 * math.pi * 0.05**2 / 4
+    case = _line(10, 1e4, 50.0, 40.0, mpl=neutral, model="higher_order",
+                 tether=dict(EI=1e5))
+    case["tether"]["EA"] = 1e7
+    case["start"]["clamp"] = [0.0, 0.0, -1.0]
+    with pytest.raises(StaticsError, match=r"no static equilibrium exists: the ends are "
+                                           r"64.03 m apart, closer than L/√2 = 70.71 m"):
+        solve(case, max_iter=12)
+    case["tether"]["compression"] = True
+    eq = solve(case)
+    assert eq.converged and eq.residual <= 1e-6 * eq.weight
+
+
+def test_solve_a_very_stiff_line_below_the_position_rounding_floor():
+    # EA/(w L) = 1e8, N = 100, slack: one ulp of a node coordinate at 100 m (1.4e-14 m)
+    # is EA ulp / L_e = 0.011 N of tension, above the 7.8e-3 N tolerance, so Newton's
+    # step rounded to nearest stalls there (0.0144 N); rounding each coordinate of the
+    # last step to the neighbour that keeps the element lengths right converges. The
+    # holders carry the wet weight (vertical balance) to what the residuals leave
+    from tetherdyn.statics import solve
+
+    eq = solve(_line(100, 1e8, 60.0, 40.0))
+    W = (10.0 - 1025.0 * math.pi * 0.05**2 / 4) * 9.81 * 100.0
+    assert eq.converged and eq.residual <= 1e-6 * W
+    out = eq.model.outputs(np.array([0.0]), eq.y[None, :])
+    vertical = out["start_force"][0][2] + out["end_force"][0][2]
+    assert abs(vertical + W) <= 99 * eq.residual + 1e-9 * W
+
+
 def test_solve_a_steady_tow_to_the_force_residual_in_the_moving_frame():
     # a line towed at 1 m/s through water with a drag body at its free end: steady.settle
     # stops at its own test (the holder forces' ranges: 1e-4 of the weight on chapman_turn),

@@ -519,7 +519,11 @@ def check_examples(full: bool = True, figure_dir: Path | None = None) -> Row:
                  "statics.solve on a freshly built model after a first solve of the same "
                  "case (kernels compiled and warm; a case whose first solve fails is not "
                  "repeated and its time includes loading the kernels), on a 2-core machine "
-                 "shared with other jobs. "
+                 "shared with other jobs. A case whose error says that no static "
+                 "equilibrium exists (a neutral, torque-free, compression-free line "
+                 "clamped at one end with its ends closer than L/√2: docs/statics.md, "
+                 "'No equilibrium') is proven to have none; it still fails the row, "
+                 "which asks for every bundled example. "
                  + ("Failing: " + "; ".join(fails) + ". " if fails else "")
                  + "\n\n" + _table({**examples, **stress})),
         figure=figure,

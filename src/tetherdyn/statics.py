@@ -507,6 +507,129 @@ def _newton(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_it
     return y, res, it
 
 
+#: the representable neighbours of each coordinate's Newton target the rounding step tries
+#: (ulps either side of the nearest double), and its passes
+LATTICE_ULPS = 2
+LATTICE_PASSES = 3
+
+
+def _band_rows(AB: np.ndarray, b: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Dense block K[rows][:, cols] of the band stiffness AB (K[i, j] at AB[2b + i − j, j];
+    zero outside the band)."""
+    i = rows[:, None]
+    j = cols[None, :]
+    k = 2 * b + i - j
+    ok = (k >= b) & (k <= 3 * b)
+    return np.where(ok, AB[np.clip(k, 0, 3 * b), np.broadcast_to(j, k.shape)], 0.0)
+
+
+def _lattice_polish(model, y: np.ndarray, t: float, free: np.ndarray, tol: float,
+                    scale: float, band: int) -> tuple[np.ndarray, float]:
+    """Newton's last step rounded to representable coordinates with the least residual.
+
+    A very stiff line stalls at a rounding floor that is not the force kernel's: node
+    positions are doubles, spaced ulp(|r|) apart (1.4e-14 m at 100 m), and one ulp of
+    element length is a tension of EA ulp / L_e (0.011 N for EA/(w L) = 1e8, 1 m elements,
+    against a tolerance of 7.8e-3 N: Newton's target y + Δq, rounded to nearest, leaves
+    residuals of that size; the same positions evaluated in extended precision give the
+    same residual to 1.8e-4 N). Which neighbour each coordinate is rounded to is free:
+    node by node along the line (band order), every choice among the nearest double and
+    LATTICE_ULPS ulps either side is tried on the linearised residual ``−K δ`` (δ the
+    rounding error of the step, K the band stiffness), keeping the one whose rows that
+    the choice completes are smallest. Kept only where the model's own residual falls.
+    Returns (y, max |F_free| [N])."""
+    nq = model.n_q
+    work = np.empty(nq)
+    r = free_force(model, y, t, free, work)
+    best_y, best = y.copy(), float(np.max(np.abs(r)))
+    cpn = _coords_per_node(model)
+    node_of = free // cpn
+    nodes = np.unique(node_of)
+    offs = np.arange(-LATTICE_ULPS, LATTICE_ULPS + 1)
+    for _ in range(LATTICE_PASSES):
+        if best <= tol:
+            break
+        y = best_y.copy()
+        r = free_force(model, y, t, free, work)
+        cap = fd_step_cap(model, y, t)
+        jm = model if math.isfinite(cap) else _smooth_twin(model)
+        AB = _band_stiffness(jm, y, t, free, scale, band, cap)
+        fac = _band_factor(AB, band)
+        if fac is None:
+            break
+        dq = _band_solve(fac, r)
+        if not np.all(np.isfinite(dq)):
+            break
+        target = y[free] + dq  # Newton's target, rounded to nearest
+        yf = y[free]
+        # the last column each row couples to (the band's true pattern)
+        nf = free.size
+        last_col = np.arange(nf)
+        for o in range(1, band + 1):
+            j = np.arange(nf - o)
+            nz = AB[2 * band - o, j + o] != 0.0
+            last_col[j[nz]] = j[nz] + o
+        new = target.copy()
+        chosen = np.zeros(nf)  # rounding error δ of the coordinates decided so far
+        complete = np.zeros(nf, dtype=bool)
+        for k, node in enumerate(nodes):
+            cols = np.flatnonzero(node_of == node)
+            hi = cols.max() if k < len(nodes) - 1 else nf
+            # the rows this node's choice completes (every coupled column decided); where
+            # none, the node's own rows as a guide (undecided neighbours at δ = 0)
+            done = np.flatnonzero(~complete & (last_col <= hi))
+            complete[done] = True
+            rows = done if done.size else cols
+            near = np.arange(max(0, rows.min() - band), min(nf, rows.max() + band + 1))
+            base = _band_rows(AB, band, rows, near) @ chosen[near]
+            Kc = _band_rows(AB, band, rows, cols)
+            cand = target[cols][:, None] + offs[None, :] * np.spacing(
+                np.abs(target[cols]))[:, None]
+            delta = (cand - yf[cols][:, None]) - dq[cols][:, None]
+            combos = np.stack(np.meshgrid(*[np.arange(offs.size)] * cols.size,
+                                          indexing="ij"), -1).reshape(-1, cols.size)
+            ii = np.arange(cols.size)[None, :]
+            dc = delta[ii, combos]  # (combos, coords)
+            if k == len(nodes) - 1:  # the last free node: every remaining row
+                score = np.max(np.abs(base[None, :] + dc @ Kc.T), axis=1)
+            else:
+                # the error of the element from the last node: K's coupling times the
+                # difference of the two nodes' errors (kept small element by element, so
+                # that the errors do not drift along the line and meet the far held end)
+                prev = cols - cpn
+                dprev = chosen[prev] if prev.min() >= 0 and k > 0 else np.zeros(cols.size)
+                score = np.max(np.abs((dc - dprev[None, :]) @ Kc.T), axis=1)
+            c = int(np.argmin(score))
+            chosen[cols] = dc[c]
+            new[cols] = cand[ii[0], combos[c]]
+        trial = y.copy()
+        trial[free] = new
+        if model.check(t, trial, model.data) >= 0:
+            break
+        res = float(np.max(np.abs(free_force(model, trial, t, free, work))))
+        if not res < best:
+            break
+        best_y, best = trial, res
+    return best_y, best
+
+
+#: Newton stalled within this factor of the tolerance: try the rounding step
+LATTICE_REACH = 100.0
+
+
+def _rounded(eq: Equilibrium) -> Equilibrium:
+    """eq with Newton's last step rounded by :func:`_lattice_polish` (where that lowers
+    the residual; converged where it reaches eq.tol)."""
+    m = eq.model
+    free = np.flatnonzero(np.asarray(m.held) == 0)
+    scale = m.case.tether.length / max(m.n_elements, 1)
+    y, res = _lattice_polish(m, eq.y.copy(), eq.t, free, eq.tol, scale, statics_band(m))
+    if res < eq.residual:
+        eq.y, eq.residual, eq.converged, eq.worst = y, res, bool(res <= eq.tol), -1
+        eq.positions = np.asarray(m.outputs(np.array([eq.t]), y[None, :])["position"][0])
+    return eq
+
+
 def _solve(model, y: np.ndarray, t: float, free: np.ndarray, tol: float, max_iter: int,
            scale: float, banded: bool, band: int | None = None
            ) -> tuple[np.ndarray, float, int]:
@@ -852,9 +975,18 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
         eq = equilibrium(model, y0, t=t, tol=tol, load_steps=max(load_steps, 1),
                          max_iter=max_iter, anchors=anchors)
         eq.method = "newton+continuation" if eq.load_steps > 1 else "newton"
+        if not eq.converged and eq.residual <= LATTICE_REACH * tol:
+            eq = _rounded(eq)
         if eq.converged:
             return _done(eq, weight, anchors)
         best = eq
+        why = _no_equilibrium(model, eq.y, t)
+        if why:  # proven: nothing further to try
+            node = _worst_node(eq.model, eq.y, t)[0]
+            raise StaticsError(
+                f"{why}. Newton from the analytic start stops at a residual "
+                f"{eq.residual:.4g} N (tolerance {tol:.3g} N) largest at node {node} (arc "
+                f"length {float(arc[min(node, len(arc) - 1)]):.4g} m)")
         if case.tether.EA:
             tried.append("stiffness continuation (EA)")
             eq = _stiffness_continuation(model, y0, t, tol, max_iter, anchors)
@@ -869,8 +1001,82 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
         return _done(eq, weight, anchors)
     if best is None or eq.residual < best.residual:
         best = eq
+    hint = _compression_hint(model, y0, t, tol, max_iter, anchors)
+    if (model.name == "higher_order" and (case.tether.GJ or 0.0) > 0.0
+            and getattr(model, "twist_mode", 0) != 0):
+        # the held roll's twisting moment is all that the proof of _no_equilibrium lacks
+        twin = build_model(case.with_changes({"tether.GJ": 0.0}))
+        if _no_equilibrium(twin, y0.copy(), t):
+            hint = ((hint + "; ") if hint else "") + (
+                "the same line without twist stiffness (tether.GJ: 0) provably has no "
+                "equilibrium (its ends are closer than L/√2: docs/statics.md, 'No "
+                "equilibrium'); the held roll's twisting moment is what that proof lacks, "
+                "and no equilibrium was found with it either")
     raise _error(best.model, best.y, t, best.residual, tol, tried, node=best.worst,
-                 hint=_compression_hint(model, y0, t, tol, max_iter, anchors))
+                 hint=hint)
+
+
+def _no_equilibrium(model, y: np.ndarray, t: float) -> str:
+    """Why the case has no static equilibrium at all, where that is proven; "" otherwise.
+
+    A higher_order tether that takes no compression (seed 004 eq. 2.17), with no load
+    along it (neutrally buoyant to rounding, no current, wind, waves, seabed or winch
+    thrust) and no twisting moment (GJ = 0 or a roll free), held at both ends, clamped at
+    one and pinned at the other. Then (Kirchhoff rod; docs/statics.md, "No equilibrium"):
+    the internal force is one constant vector P (n' = 0); its component along the line is
+    the tension, T = P·t ≥ 0 (the model's element force along its chord is T |c|²/L); no
+    twist and no bending moment at the pinned end make the moment m·P̂ = 0 everywhere,
+    so the rod is planar, and with ψ the angle from P, EI ψ'' = P sin ψ, ψ'(L) = 0: the
+    first integral ½ EI ψ'² = P (cos ψ_L − cos ψ) keeps ψ monotone within [ψ_L, π/2]
+    (tension) — the tangent turns by at most 90°, so every tangent lies within 45° of one
+    direction and the chord is at least L/√2 (the stretched length is at least L: an
+    element slack over a stretch would need t ⟂ P there, which ψ'' = (P/EI) sin ψ ≠ 0
+    forbids; P = 0 leaves a straight line, which the clamp forbids unless the chord is
+    along it)."""
+    case = model.case
+    tt, env = case.tether, case.environment
+    if (model.name != "higher_order" or tt.compression or not (tt.EI or 0.0) > 0.0
+            or case.start.type == "free" or case.end.type == "free"):
+        return ""
+    if (tt.GJ or 0.0) > 0.0 and getattr(model, "twist_mode", 0) != 0:
+        return ""
+    clamps = [getattr(case, w).clamp is not None for w in ("start", "end")]
+    if sum(clamps) != 1:
+        return ""
+    if (env.water_level is not None or env.seabed is not None or env.waves is not None
+            or env.wind is not None or env.uniform_current is None
+            or any(env.uniform_current)):
+        return ""
+    from .models.base import lumped_nodes
+
+    _, _, mass, volume = lumped_nodes(case)
+    g = float(np.linalg.norm(env.gravity))
+    if float(np.sum(np.abs(mass - env.fluid_density * volume))) * g > 1e-12 * max(
+            float(np.sum(mass)) * g, 1e-300):
+        return ""
+    if getattr(model, "winch", False):
+        F = np.empty(model.n_q)
+        model.force(t, y, F, model.data)
+        if model.data.wstate[1] != 0.0:  # paying out at t: a thrust on the line
+            return ""
+    arc = np.asarray(model.arc_length, dtype=float)
+    length = float(arc[-1] - arc[0])
+    ends = [case.end_state(w, t) for w in ("start", "end")]
+    if ends[0] is None or ends[1] is None:
+        return ""
+    chord = float(np.linalg.norm(np.asarray(ends[1][0]) - np.asarray(ends[0][0])))
+    if chord >= length / math.sqrt(2.0):
+        return ""
+    return (f"no static equilibrium exists: the ends are {chord:.4g} m apart, closer than "
+            f"L/√2 = {length / math.sqrt(2.0):.4g} m (L = {length:.4g} m), and a tether "
+            "without compression (tether.compression: false), without load along it "
+            "(neutrally buoyant, no current) and without twisting moment, clamped at one "
+            "end and pinned at the other, can only take the tension of a planar elastica "
+            "whose tangent turns by at most 90° (proof: docs/statics.md, 'No "
+            "equilibrium'); the solver folds an element instead. Start from a shape "
+            "(initial.points, as the bundled ROV examples do), set tether.compression: "
+            "true (an arch in compression then stands), or hold the ends at least L/√2 "
+            "apart")
 
 
 def _compression_hint(model, y0: np.ndarray, t: float, tol: float, max_iter: int,
