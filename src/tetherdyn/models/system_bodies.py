@@ -42,7 +42,6 @@ import numpy as np
 
 from .._jit import inline_kernel, kernel
 from ..boundary import eval_motion
-from ..models.nodes import GX
 from ..rigid_body import (
     N_PROPS,
     WORK_SIZE,
@@ -56,20 +55,18 @@ from ..rigid_body import (
 )
 from ..sea import SEA_ACTIVE
 from .lumped_mass import rhs as line_rhs
-from .nodes import enforce as line_enforce
-from .system import (
-    RUN_FIELDS as SYSTEM_RUN_FIELDS,
-)
+from .nodes import ADDED_N, ADDED_T, GX, MASS, mass_matrix_of
+from .system import RUN_FIELDS as SYSTEM_RUN_FIELDS
 from .system import (
     LineSystem,
     SystemData,
-    _end_mass,
     _line_instants,
     _points,
     _sync,
     line_data,
     n_lines,
 )
+from .system import enforce as system_enforce
 
 if TYPE_CHECKING:
     from ..system_case import SystemCase
@@ -106,6 +103,19 @@ RUN_FIELDS = (*SYSTEM_RUN_FIELDS, "bstate", "bdy", "bacc", "bf6", "bm6", "bwork"
 @inline_kernel
 def _cross(ax, ay, az, bx, by, bz):
     return ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+
+
+@inline_kernel
+def _end_mass(ld, i, sea, M):
+    """The 3x3 mass matrix [kg] of line data ld's end node i, as a free point carries it
+    (models/system.py: nodes.mass_matrix_of, its lumped mass and the added mass of its
+    element, scaled by the medium with the sea)."""
+    n = ld.n_nodes
+    if sea:
+        mass_matrix_of(i, n, ld.node[i, MASS], ld.elem, ld.wadd, 0, 1, ld.tangent, False, M)
+    else:
+        mass_matrix_of(i, n, ld.node[i, MASS], ld.elem, ld.elem, ADDED_N, ADDED_T,
+                       ld.tangent, False, M)
 
 
 @inline_kernel
@@ -286,16 +296,14 @@ def rhs(t, y, dydt, d):
 
 @kernel
 def enforce(t, y, d):
-    """Every line's held ends, the free bodies' quaternions to unit norm, then the free
-    points' and the bodies' attachment points into the line ends on them."""
-    off = d.off
-    for k in range(n_lines(d)):
-        line_enforce(t, y[off[k]:off[k + 1]], line_data(d.stack, d.soff, k))
+    """The line system's enforce (held ends, free points into their line ends), then the
+    free bodies' quaternions to unit norm and the bodies' attachment points into the line
+    ends on them."""
+    system_enforce(t, y, d)
     for b in range(d.n_bodies):
         if d.btype[b] == FREE:
             o = d.bo + 13 * d.bfree[b]
             normalize_quaternion(y[o:o + 13])
-    _sync(y, d)
     _body_states(t, y, d)
     _attach_sync(y, d)
 
