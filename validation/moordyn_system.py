@@ -10,12 +10,23 @@ RK4 at dtM = 55 µs. MoorDyn's own test (tests/tripod.cpp) runs it 3 s.
 
 Both codes start from MoorDyn's own initial nodes (``Init_NoIC``: no initial-condition
 solve, lines laid by MoorDyn between the points where the file puts them;
-peers/moordyn_system.py) and step with RK4 at the deck's dtM. The criterion is the issue's:
-every line's end-segment tension history within 2 % of its peak (MoorDyn's
+peers/moordyn_system.py) and step with RK4. The criterion is the issue's: every line's
+end-segment tension history within 2 % of its peak at the same step (MoorDyn's
 ``GetLineNodeTen`` at both ends against our ``tension[:, 0]`` / ``tension[:, -1]``); the free
-points' positions are reported. A row we do not meet stays failing with its numbers.
-MoorDyn reports |T + Td| (Line::getNodeTen: a norm), so our signed end tension is compared
-by its magnitude (slack-segment damping can make ours negative).
+points' positions are reported. MoorDyn reports |T + Td| (Line::getNodeTen: a norm), so our
+signed end tension is compared by its magnitude (slack-segment damping can make ours
+negative).
+
+The deck's own dtM = 55 µs is beyond MoorDyn's stable step on this deck (its tensions grow
+to ~1e7 N and its free points run off: measured, reported by the row), so the comparison
+is made at dtM/2, where MoorDyn agrees with itself at dtM/4 (reported). The row then takes
+the deck apart, at dtM/2 over the reduced window, to say where the codes differ: the float
+(line 1) lowered 1 m below the surface with the seabed moved to 40 m, bending, drag and
+added mass removed: the two codes solve the same equations and must agree to round-off
+(the lines-and-points coupling of 11 lines and 9 massless points); then drag and added mass
+back; then bending back. And at t = 0 the float's net buoyancy in each code: MoorDyn wets a
+segment that crosses the surface by Line::calcSubSeg, which widens it by the line's radius
+(the float is 0.82 m thick on 0.21 m segments), where we wet the centreline (docs/sea.md).
 
 A second row, ``moordyn_system_junction``, checks the coupling of lines and points itself
 on a deck written here (two chains from fixed points to a 400 kg free point, released
@@ -162,6 +173,72 @@ def check_junction(full: bool = True, figure_dir: Path | None = None) -> Row:
     )
 
 
+def tripod_variant(text: str, *, dt: str = "0.0000275", lower: float = 0.0,
+                   depth: float | None = None, bending: bool = True, fluid: bool = True) -> str:
+    """The tripod deck's text with dtM = ``dt`` [s], every point ``lower`` m lower, WtrDpth
+    ``depth`` [m], and with ``bending`` / ``fluid`` false every line type's EI / Cd, Ca,
+    CdAx, CaAx set to 0 (the points have no drag or added mass of their own)."""
+    out = []
+    section = ""
+    for ln in text.replace("0.000055  dtM", f"{dt}  dtM").splitlines():
+        f = ln.split()
+        if ln.startswith("--"):
+            section = ln
+        elif "LINE TYPES" in section and len(f) == 10 and f[0] not in ("TypeName", "(name)"):
+            if not bending:
+                f[5] = "0"
+            if not fluid:
+                f[6:10] = ["0"] * 4
+            ln = " ".join(f)
+        elif "POINTS" in section and len(f) == 9 and f[1] in ("free", "fixed") and lower:
+            f[4] = repr(float(f[4]) - lower)
+            ln = " ".join(f)
+        elif depth is not None and len(f) > 1 and f[1] == "WtrDpth":
+            ln = f"{depth}  WtrDpth"
+        out.append(ln)
+    return "\n".join(out) + "\n"
+
+
+def float_net_buoyancy(deck: Path) -> tuple[float, float]:
+    """(MoorDyn, tetherdyn): the vertical fluid-plus-gravity load [N] on the tripod's float
+    (line 1) at t = 0 from MoorDyn's Init_NoIC nodes at rest: MoorDyn's node weights
+    (GetLineNodeWeight: weight less buoyancy) summed, ours the line's nodal loads summed
+    (the internal tensions cancel; no drag at rest)."""
+    import tempfile
+
+    import moordyn as md
+
+    from tetherdyn.models.system import build_system
+    from tetherdyn.system_case import load_system
+    from validation.peers.moordyn import _quiet_fd
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tiny = Path(tmp) / "tripod_t0.txt"  # one 0.1 ns step: the loads at the start
+        tiny.write_text(deck.read_text().replace("0.0000275  dtM", "1e-10  dtM"))
+        with _quiet_fd(True):
+            system = md.Create(str(tiny))
+            md.Init_NoIC(system, [], [])
+            md.Step(system, [], [], 0.0, 1e-10)
+            nodes = {}
+            for k in range(1, md.GetNumberLines(system) + 1):
+                h = md.GetLine(system, k)
+                nodes[k] = np.array([md.GetLineNodePos(h, i)
+                                     for i in range(md.GetLineN(h) + 1)])
+            h = md.GetLine(system, 1)
+            theirs = sum(md.GetLineNodeWeight(h, i)[2] for i in range(md.GetLineN(h) + 1))
+            md.Close(system)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CaseWarning)
+        model = build_system(load_system(moordyn_to_system(
+            deck, duration=OUTPUT_INTERVAL, output_interval=OUTPUT_INTERVAL,
+            initial_nodes=nodes)))
+    d = model.make_data()
+    y = model.initial_state()
+    model.rhs(0.0, y, np.zeros_like(y), d)
+    force = d.stack.force[:d.stack.n_nodes[0]]  # line 1's rows come first
+    return float(theirs), float(force[:, 2].sum())
+
+
 @register("moordyn_system_tripod", "peer", "MoorDyn's tripod deck (11 lines, 9 free points) "
           "in tetherdyn and MoorDyn 2.7.2", reference="peer")
 def check(full: bool = True, figure_dir: Path | None = None) -> Row:
@@ -177,6 +254,8 @@ def check(full: bool = True, figure_dir: Path | None = None) -> Row:
     from validation.peers.moordyn_system import run_moordyn_system
 
     n = FULL_OUTPUTS if full else REDUCED_OUTPUTS
+    short = min(n, REDUCED_OUTPUTS)
+    text = DECK.read_text()
     # 1. the deck as it is, at its dtM = 55 µs, both codes from MoorDyn's Init_NoIC nodes
     md = run_moordyn_system(DECK, duration=n * OUTPUT_INTERVAL, output_interval=OUTPUT_INTERVAL)
     md_peak = max(float(np.nanmax(v)) for v in md["start_tension"].values())
@@ -190,39 +269,82 @@ def check(full: bool = True, figure_dir: Path | None = None) -> Row:
                                          initial_nodes=md["initial_nodes"]), progress=False)
     except SimulationError as exc:
         blowup = str(exc).split(";")[0]
-    # 2. the same deck with dtM halved (the only change), where both codes stay bounded
+    parts = {}
     with tempfile.TemporaryDirectory() as tmp:
-        half = Path(tmp) / "tripod_half_dtM.txt"
-        half.write_text(DECK.read_text().replace("0.000055  dtM", "0.0000275  dtM"))
+        def deck(tag: str, **kw) -> Path:
+            path = Path(tmp) / f"tripod_{tag}.txt"
+            path.write_text(tripod_variant(text, **kw))
+            return path
+
+        # 2. MoorDyn at dtM/2 against itself at dtM/4 (is dtM/2 a converged step?)
+        half = deck("half")
+        a = run_moordyn_system(half, duration=short * OUTPUT_INTERVAL,
+                               output_interval=OUTPUT_INTERVAL)
+        b = run_moordyn_system(deck("quarter", dt="0.00001375"),
+                               duration=short * OUTPUT_INTERVAL, output_interval=OUTPUT_INTERVAL)
+        md_self = max(float(np.nanmax(np.abs(a[e][k][1:] - b[e][k][1:])) / np.nanmax(b[e][k]))
+                      for e in ("start_tension", "end_tension") for k in b[e])
+        # 3. the criterion: the deck with dtM halved (the only change)
         r = compare(half, n, OUTPUT_INTERVAL)
+        # 4. taken apart (dtM/2, the reduced window): the same equations, then drag and
+        # added mass, then bending
+        for key, kw in (("same equations", dict(bending=False, fluid=False)),
+                        ("+ drag, added mass", dict(bending=False)),
+                        ("+ bending", {})):
+            part = compare(deck(key.replace(" ", "_").replace(",", ""), lower=1.0,
+                                depth=40.0, **kw), short, OUTPUT_INTERVAL)
+            rest = sorted(part["rel"].values())
+            parts[key] = (part["worst_rel"], part["worst"], rest[len(rest) // 2])
+        buoy_md, buoy_ours = float_net_buoyancy(half)
     figure = _figure(r, figure_dir, "moordyn_system_tripod.png") if figure_dir else None
+    apart = "; ".join(f"{k}: worst {w * 100:.2g} % (line {at[:-1]} end {at[-1]}), median "
+                      f"{m * 100:.2g} %" for k, (w, at, m) in parts.items())
     return Row(
         name=f"{name} ({n * OUTPUT_INTERVAL:.3g} s)",
         tier="peer",
         expected="every line's end tension history within 2 % of its peak at the same "
                  "step (issue 19)",
-        ours=(f"at the deck's dtM = 55 µs: tetherdyn {blowup or 'ran'}, MoorDyn reaches "
-              f"{md_peak:.3g} N and moves a free point {md_moved:.3g} m; at dtM = 27.5 µs "
-              f"(both): worst line {r['worst'][:-1]} end {r['worst'][-1]} differs by "
-              f"{r['worst_rel'] * 100:.3g} % of its peak; free points within "
-              f"{r['point_distance_max']:.3g} m (they move {r['motion']:.3g} m)"),
+        ours=(f"at the deck's dtM = 55 µs MoorDyn is unstable (its tensions reach "
+              f"{md_peak:.3g} N, a free point moves {md_moved:.3g} m; tetherdyn "
+              f"{blowup or 'ran'}); at dtM/2 (MoorDyn within {md_self * 100:.2g} % of "
+              f"itself at dtM/4): worst line {r['worst'][:-1]} end {r['worst'][-1]} differs "
+              f"by {r['worst_rel'] * 100:.3g} % of its peak, free points within "
+              f"{r['point_distance_max']:.3g} m (they move {r['motion']:.3g} m). Taken "
+              f"apart (float 1 m under, seabed at 40 m, {short * OUTPUT_INTERVAL:.3g} s): "
+              f"{apart}. Float's net buoyancy at t = 0: MoorDyn {buoy_md:.0f} N, tetherdyn "
+              f"{buoy_ours:.0f} N"),
         tolerance="2 % of peak tension, same step",
-        passed=bool(not blowup and r["worst_rel"] < TOL),
+        passed=bool(r["worst_rel"] < TOL),
         details=("MoorDyn's own test deck (tests/Mooring/tripod.txt, unchanged; its test only "
-                 "checks that 3 s run): 11 lines with bending, 9 massless free points, 3 "
-                 "anchors, a surface-piercing float (line 1, d = 0.82 m, 133 kg/m, EA 2.2 GN "
-                 "on 0.21 m segments), RK4, from MoorDyn's Init_NoIC nodes. At dtM = 27.5 µs "
-                 "per line and end: "
+                 "checks that a 3 s run returns no error): 11 lines with bending, 9 massless "
+                 "free points, 3 anchors near the seabed, a surface-piercing float (line 1, "
+                 "d = 0.82 m, 133 kg/m, EA 2.2 GN, EI 9.3e7 N m² on 0.21 m segments), RK4, "
+                 "from MoorDyn's Init_NoIC nodes. At dtM/2 per line and end: "
                  + ", ".join(f"{k} {v * 100:.2g} %" for k, v in r["rel"].items())
                  + f". Step-loop wall times there: tetherdyn {r['wall_ours']:.3g} s, MoorDyn "
-                 f"{r['wall_md']:.3g} s (under load). Not met; where the codes differ on "
-                 "this deck: the float's buoyancy across the surface (wetted fraction of "
-                 "elements here, MoorDyn's nodes), drag and added mass at element centres vs "
-                 "nodes, bending (spline forces vs node curvature; with EI set to 0 in both "
-                 "the worst was still 152 % over 0.5 s, measured). The coupling of lines "
-                 "and points itself agrees to round-off (moordyn_system_junction)."),
+                 f"{r['wall_md']:.3g} s (under load). Not met. Where the codes differ (the "
+                 "row takes the deck apart): with the float lowered 1 m under the surface, "
+                 "the seabed moved to 40 m and no bending, drag or added mass, the two codes "
+                 "agree to round-off — 11 lines and 9 massless points, their masses, "
+                 "stiffness, damping (BA = -zeta) and coupling are mapped right. Then drag "
+                 "and added mass (at element centres here, at nodes in MoorDyn), then "
+                 "bending (our spline forces against MoorDyn's node-angle bending, on a "
+                 "float 0.82 m thick made of three 0.21 m segments) open the differences "
+                 "given above (worst and median over the lines' ends). Three more model "
+                 "differences act on the deck itself: the "
+                 "float's buoyancy across the surface (MoorDyn's Line::calcSubSeg widens a "
+                 "segment crossing the surface by the line's radius, so it wets far more of the "
+                 "float's second segment than the part of its centreline under water: the "
+                 "net buoyancy above), the seabed (MoorDyn's contact damping may pull a "
+                 "node down as it leaves the bed, ours never pulls) and the deck's dtM, "
+                 "beyond MoorDyn's "
+                 "stable step. None is a mapping error; matching them would mean adopting "
+                 "MoorDyn's rules."),
         figure=figure,
         values={"worst_rel": r["worst_rel"], "rel": r["rel"], "blowup": blowup,
-                "moordyn_peak_at_dtM": md_peak, "point_distance_max": r["point_distance_max"],
-                "motion": r["motion"]},
+                "moordyn_peak_at_dtM": md_peak, "moordyn_self_half_vs_quarter": md_self,
+                "apart": {k: v[0] for k, v in parts.items()},
+                "float_buoyancy_moordyn": buoy_md,
+                "float_buoyancy_ours": buoy_ours,
+                "point_distance_max": r["point_distance_max"], "motion": r["motion"]},
     )

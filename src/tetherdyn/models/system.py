@@ -20,8 +20,32 @@ mass of its half element, nodes.mass_matrix_of), F_end the end node's load from 
 (tension, weight and buoyancy of the half element, drag, seabed contact: the line's own
 kernels), and the point's own weight, buoyancy and drag from the free-end payload kernels
 (nodes.payload_load; with the sea, nodes.sea_body_load: buoyancy, drag and Froude–Krylov
-inertia by the medium it is in). Cost: one pass over every line's nodes, then a 3x3 solve
-per point: linear in the total number of nodes; no allocation per call.
+inertia by the medium it is in).
+
+Data (:data:`SystemData`): every field of the lines' LumpedMassData stacked along its first
+axis (``stack``) with per field the row where each line's part starts (``soff``); line k's
+whole data is :func:`line_data` (42 views), a few of its fields ``_rows(field, soff, F, k)``
+(one view). The line count is no part of any compiled type: one compiled system serves any
+number of lines.
+
+Pass order of one evaluation (:func:`rhs`), each pass linear in its nodes:
+
+1. ``_sync``: each free point's position and velocity into the node rows of the line ends
+   on it;
+2. per line, the line's own rhs (lumped_mass.rhs on its slice of y and its line_data): the
+   tether's loads and the rates of its nodes, the ends on free points included (as free
+   ends without payload);
+3. ``_points``: per free point its own loads and mass, plus per attached line end that end
+   node's load and 3x3 mass matrix (read from the stacked work arrays the lines' rhs just
+   filled: force, tangent, wadd), one 3x3 solve per point, and the point's rates copied
+   into the attached end nodes' rates.
+
+After each step (:func:`enforce`) held ends take their motion (nodes.held_motion on a
+7-field view of the line; a line with a winch through its own enforce) and the points'
+state is copied into their line ends; :func:`remesh` runs the seabed's friction anchors
+per line (nodes.sea_anchors; a winch line through lumped_mass.remesh). A new kind of
+attachment (a rigid body) adds its state after the points' and a pass like ``_points``
+after step 2: the lines' end loads are then complete.
 """
 
 from __future__ import annotations
@@ -31,9 +55,11 @@ from collections import namedtuple
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 
 from .._jit import inline_kernel, kernel
 from ..sea import BED, SEA_ACTIVE
+from ..winch import W_ON
 from . import build_model
 from .base import Formulation
 from .lumped_mass import RUN_FIELDS as LINE_RUN_FIELDS
@@ -41,7 +67,7 @@ from .lumped_mass import LumpedMassData
 from .lumped_mass import check as line_check
 from .lumped_mass import instant as line_instant
 from .lumped_mass import remesh as line_remesh
-from .lumped_mass import rhs as line_rhs
+from .lumped_mass import rhs as _lumped_rhs
 from .nodes import (
     ADDED_N,
     ADDED_T,
@@ -49,12 +75,16 @@ from .nodes import (
     BODY_DRAG,
     BODY_V,
     DRAG_AREA,
+    HELD0,
+    HELD1,
     MASS,
     N_ENDS,
     PAYLOAD,
     WEIGHT,
+    held_motion,
     mass_matrix_of,
     payload_load,
+    sea_anchors,
     sea_body_load,
     solve3,
 )
@@ -140,6 +170,33 @@ def line_data(s, o, k):
     )
 
 
+# row of each stacked field's offsets in ``soff`` (module constants: frozen into the kernels)
+(_FLAGS, _SCAL, _ELEM, _NODE, _ENDS, _B0, _C0, _B1, _C1, _POS, _VEL, _FORCE, _TANGENT,
+ _MOTION, _WINCH, _WADD, _FOUT, _SEA_PAR, _CURRENT, _WIND, _WAVES, _GRID, _BED, _BED_AXES,
+ _ANCHOR) = (LumpedMassData._fields.index(f) for f in (
+    "flags", "scal", "elem", "node", "ends", "breaks0", "coeffs0", "breaks1", "coeffs1",
+    "pos", "vel", "force", "tangent", "motion", "winch", "wadd", "fout", "sea_par",
+    "sea_current", "sea_wind", "sea_waves", "sea_grid", "sea_bed", "sea_bed_axes",
+    "sea_anchor"))
+
+#: lumped_mass.rhs itself (its source, the one lumped-mass rhs), compiled inline into the
+#: system's rhs: the line's 42 views are built in place and only those the rhs reads are
+#: kept (a call of the compiled line rhs copies all of them, ~0.3 µs per line and
+#: evaluation, measured). Not cached on its own: its cache file would be lumped_mass.rhs's
+line_rhs = njit(_nrt=False, inline="always")(_lumped_rhs.py_func)
+
+#: the few fields of a line that nodes.held_motion reads (a duck-typed line view: building
+#: it costs 7 slices where the whole LumpedMassData costs 42)
+HeldView = namedtuple("HeldView", ["n_nodes", "winch", "flags", "breaks0", "coeffs0",
+                                   "breaks1", "coeffs1", "motion"])
+
+
+@inline_kernel
+def _rows(a, o, f, k):
+    """Line k's rows of the stacked field a (its offsets o[f])."""
+    return a[o[f, k]:o[f, k + 1]]
+
+
 @inline_kernel
 def n_lines(d):
     """The number of lines."""
@@ -165,24 +222,15 @@ def _sync(y, d):
 
 
 @inline_kernel
-def _end_mass(ld, i, sea, M):
-    """The 3x3 mass matrix [kg] of line data ld's end node i (nodes.mass_matrix_of: its
-    lumped mass and the added mass of its element, scaled by the medium with the sea)."""
-    n = ld.n_nodes
-    if sea:
-        mass_matrix_of(i, n, ld.node[i, MASS], ld.elem, ld.wadd, 0, 1, ld.tangent, False, M)
-    else:
-        mass_matrix_of(i, n, ld.node[i, MASS], ld.elem, ld.elem, ADDED_N, ADDED_T,
-                       ld.tangent, False, M)
-
-
-@inline_kernel
 def _points(t, y, dydt, d):
     """The free points' loads, masses and rates (module docstring's equation), and the
-    rates of the line ends attached to them. Needs every line's rhs evaluated at y."""
+    rates of the line ends attached to them. Needs every line's rhs evaluated at y (the
+    end nodes' loads and the element tangents and added masses it left in the stacked
+    work arrays, read here by row offsets)."""
     L = n_lines(d)
     po = d.off[L]
-    sea = line_data(d.stack, d.soff, 0).sea_par[SEA_ACTIVE] != 0.0
+    s, o = d.stack, d.soff
+    sea = s.sea_par[SEA_ACTIVE] != 0.0  # line 0's (one sea for all lines)
     ppos, pvel, pforce, pmass, tmp = d.ppos, d.pvel, d.pforce, d.pmass, d.ptmp
     for p in range(d.n_points):
         b = po + 6 * p
@@ -197,20 +245,32 @@ def _points(t, y, dydt, d):
             for e in range(3):
                 pmass[p, c, e] = m if c == e else 0.0
         if sea:
-            ld = line_data(d.stack, d.soff, d.pline[p])
-            sea_body_load(t, p, d.ptab[p], d.pscal, ld.sea_par, ld.sea_current, ld.sea_wind,
-                          ld.sea_waves, ld.sea_grid, ppos, pvel, pforce, d.pfout)
+            k = d.pline[p]
+            sea_body_load(t, p, d.ptab[p], d.pscal, _rows(s.sea_par, o, _SEA_PAR, k),
+                          _rows(s.sea_current, o, _CURRENT, k), _rows(s.sea_wind, o, _WIND, k),
+                          _rows(s.sea_waves, o, _WAVES, k), _rows(s.sea_grid, o, _GRID, k),
+                          ppos, pvel, pforce, d.pfout)
     M = d.pmass[d.n_points]  # a spare 3x3
     for k in range(L):
         for w in range(2):
             p = d.attach[k, w]
             if p < 0:
                 continue
-            ld = line_data(d.stack, d.soff, k)
-            i = 0 if w == 0 else ld.n_nodes - 1
-            _end_mass(ld, i, sea, M)
+            n = s.n_nodes[k]
+            i = 0 if w == 0 else n - 1
+            # the end node's 3x3 mass matrix [kg] (nodes.mass_matrix_of: its lumped mass and
+            # the added mass of its element, scaled by the medium with the sea)
+            elem = _rows(s.elem, o, _ELEM, k)
+            tangent = _rows(s.tangent, o, _TANGENT, k)
+            mi = s.node[o[_NODE, k] + i, MASS]
+            if sea:
+                mass_matrix_of(i, n, mi, elem, _rows(s.wadd, o, _WADD, k), 0, 1, tangent,
+                               False, M)
+            else:
+                mass_matrix_of(i, n, mi, elem, elem, ADDED_N, ADDED_T, tangent, False, M)
+            f = o[_FORCE, k] + i
             for c in range(3):
-                pforce[p, c] += ld.force[i, c]
+                pforce[p, c] += s.force[f, c]
                 for e in range(3):
                     pmass[p, c, e] += M[c, e]
     for p in range(d.n_points):
@@ -225,7 +285,7 @@ def _points(t, y, dydt, d):
             if p < 0:
                 continue
             a = d.off[k]
-            ns = d.stack.n_nodes[k]
+            ns = s.n_nodes[k]
             i = 0 if w == 0 else ns - 1
             b = po + 6 * p
             for c in range(3):
@@ -247,11 +307,24 @@ def rhs(t, y, dydt, d):
 
 @kernel
 def enforce(t, y, d):
-    """Every line's held ends from their motion, then the free points' state into the line
+    """Every line's held ends from their motion (nodes.enforce: held_motion, and a winch's
+    payout through the line's own enforce), then the free points' state into the line
     ends on them."""
     off = d.off
+    s, o = d.stack, d.soff
     for k in range(n_lines(d)):
-        line_enforce(t, y[off[k]:off[k + 1]], line_data(d.stack, d.soff, k))
+        if s.winch[o[_WINCH, k] + W_ON] != 0.0:
+            line_enforce(t, y[off[k]:off[k + 1]], line_data(s, o, k))
+            continue
+        f = o[_FLAGS, k]
+        if s.flags[f + HELD0] == 0 and s.flags[f + HELD1] == 0:
+            continue  # no held end: nothing to enforce
+        view = HeldView(s.n_nodes[k], _rows(s.winch, o, _WINCH, k), _rows(s.flags, o, _FLAGS, k),
+                        _rows(s.breaks0, o, _B0, k), _rows(s.coeffs0, o, _C0, k),
+                        _rows(s.breaks1, o, _B1, k), _rows(s.coeffs1, o, _C1, k),
+                        _rows(s.motion, o, _MOTION, k))
+        yk = y[off[k]:off[k + 1]]
+        held_motion(t, yk, view, 0, 1, yk)
     _sync(y, d)
 
 
@@ -275,12 +348,23 @@ def check(t, y, d):
 
 @kernel
 def remesh(t, y, d):
-    """Every line's remesh (the seabed's friction anchors); 1 when a line's layout
-    changed."""
+    """Every line's remesh (lumped_mass.remesh: the seabed's friction anchors,
+    nodes.sea_anchors, and a winch's split or merge); 1 when a line's layout changed."""
     off = d.off
+    s, o = d.stack, d.soff
     changed = 0
+    bed = s.sea_par[BED] != 0.0  # line 0's (one seabed for all lines)
     for k in range(n_lines(d)):
-        changed |= line_remesh(t, y[off[k]:off[k + 1]], line_data(d.stack, d.soff, k))
+        if s.winch[o[_WINCH, k] + W_ON] != 0.0:
+            changed |= line_remesh(t, y[off[k]:off[k + 1]], line_data(s, o, k))
+        elif bed:  # lumped_mass.remesh without a winch
+            ns = s.n_nodes[k]
+            sea_anchors(y[off[k]:off[k + 1]], ns, ns, _rows(s.flags, o, _FLAGS, k),
+                        _rows(s.scal, o, _SCAL, k), _rows(s.elem, o, _ELEM, k),
+                        _rows(s.sea_par, o, _SEA_PAR, k), _rows(s.sea_bed, o, _BED, k),
+                        _rows(s.sea_bed_axes, o, _BED_AXES, k),
+                        _rows(s.sea_anchor, o, _ANCHOR, k), _rows(s.pos, o, _POS, k),
+                        _rows(s.vel, o, _VEL, k), _rows(s.fout, o, _FOUT, k))
     return changed
 
 

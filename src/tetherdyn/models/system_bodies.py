@@ -54,7 +54,6 @@ from ..rigid_body import (
     normalize_quaternion,
 )
 from ..sea import SEA_ACTIVE
-from .lumped_mass import rhs as line_rhs
 from .nodes import ADDED_N, ADDED_T, GX, MASS, mass_matrix_of
 from .system import RUN_FIELDS as SYSTEM_RUN_FIELDS
 from .system import (
@@ -64,6 +63,7 @@ from .system import (
     _points,
     _sync,
     line_data,
+    line_rhs,
     n_lines,
 )
 from .system import enforce as system_enforce
