@@ -16,7 +16,6 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # the lab beside the package
@@ -85,11 +84,22 @@ def best_time(fn, seconds: float, repeats: int) -> tuple[float, int]:
     return best / k, k
 
 
-@njit
-def rhs_loop(rhs, data, t, y, dydt, k):
-    """Call the compiled ``rhs`` k times (a timing loop with no Python in between)."""
+rhs = None  # bound per kernel by rhs_loop (_jit.bind_kernels)
+
+
+def _rhs_calls(data, t, y, dydt, k):
+    """Call the bound ``rhs`` k times (a timing loop with no Python in between)."""
     for _ in range(k):
         rhs(t, y, dydt, data)
+
+
+def rhs_loop(rhs_kernel, data, t, y, dydt, k):
+    """Call the compiled ``rhs_kernel`` k times from a compiled loop that calls it as the
+    time loops do (bound by name with ``_jit.bind_kernels``, so a kernel compiled to be
+    inlined — lumped_mass's lean path — is inlined here too, as it is in a run)."""
+    from tetherdyn._jit import bind_kernels
+
+    bind_kernels(_rhs_calls, {"rhs": rhs_kernel})(data, t, y, dydt, k)
 
 
 def compiled_rhs_time(model, y: np.ndarray, seconds: float, repeats: int) -> tuple[float, int]:

@@ -170,20 +170,25 @@ def main(argv: list[str] | None = None) -> int:
               "`import tetherdyn`": [sys.executable, "-c", "import tetherdyn"],
               "`tetherdyn --help`": [sys.executable, "-c", CLI, "--help"]}
     best = {(k, t): float("inf") for k in probes for t in trees}
+    best_cpu = dict(best)  # user + system time: what the load does not inflate
     for _ in range(args.import_repeat):
         for k, cmd in probes.items():
             for t, src in trees.items():  # interleaved
                 best[k, t] = min(best[k, t], wall(cmd, src))
+                best_cpu[k, t] = min(best_cpu[k, t], LAST_CPU[0])
     imp = {t: min(importtime(src) for _ in range(3)) for t, src in trees.items()}
     lines += ["## Import", "",
               f"Best of {args.import_repeat} fresh processes, base and new alternating.", "",
-              "| what | base | new |", "|---|---|---|"]
+              "| what | base wall / CPU | new wall / CPU |", "|---|---|---|"]
     for k in probes:
-        lines.append(f"| {k} | {best[k, 'base']:.3f} s | {best[k, 'new']:.3f} s |")
+        lines.append(f"| {k} | {best[k, 'base']:.3f} / {best_cpu[k, 'base']:.3f} s | "
+                     f"{best[k, 'new']:.3f} / {best_cpu[k, 'new']:.3f} s |")
     lines.append(f"| `-X importtime`, cumulative `tetherdyn` (best of 3) | {imp['base']:.3f} s "
                  f"| {imp['new']:.3f} s |")
     ok = imp["new"] <= 0.5 and best["`import tetherdyn`", "new"] <= 0.5
-    lines += ["", f"Target `import tetherdyn` ≤ 0.5 s: {'met' if ok else 'NOT met'}.", ""]
+    ok_cpu = best_cpu["`import tetherdyn`", "new"] <= 0.5
+    lines += ["", f"Target `import tetherdyn` ≤ 0.5 s: {'met' if ok else 'NOT met'} by wall "
+              f"time, {'met' if ok_cpu else 'NOT met'} by CPU time.", ""]
     print("\n".join(lines), flush=True)
 
     # -- tetherdyn run, cold and warm -------------------------------------------------------

@@ -240,12 +240,14 @@ def _ready() -> bool:
     from numba.core.registry import cpu_target
 
     return ("tetherdyn.simulate" in sys.modules and "xarray" in sys.modules
+            and "dask.array" in sys.modules  # xarray's first Dataset imports it
             and cpu_target.target_context._registries != {})
 
 
 def test_workers_are_readied_as_the_cluster_starts(client):
-    """get_client preloads every worker (imports, numba's compiler context), so that a
-    worker's first task pays only loading its formulation's cached code (issue 22)."""
+    """get_client preloads every worker (imports, numba's compiler context, xarray's first
+    Dataset), so that a worker's first task pays only loading its formulation's cached code
+    (issue 22)."""
     assert list(client.run(_ready).values()) == [True, True]
 
 

@@ -17,13 +17,18 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 HEAVY = ("xarray", "pandas", "scipy.interpolate", "scipy.optimize", "matplotlib", "dask",
          "tqdm")
+#: packages checked by name only: numba's BLAS check needs scipy.linalg.cython_blas and
+#: cython_lapack, which tetherdyn._jit loads without the scipy.linalg package (~0.15 s)
+HEAVY_PACKAGES = ("scipy.linalg",)
 
 
 def _loaded_after(code: str) -> list[str]:
-    """Modules among HEAVY (or below them) loaded by ``code`` in a fresh interpreter."""
+    """Modules among HEAVY (or below them) and HEAVY_PACKAGES loaded by ``code`` in a fresh
+    interpreter."""
     probe = (f"import sys, json\n{code}\n"
              f"print(json.dumps(sorted(m for m in sys.modules "
-             f"if any(m == h or m.startswith(h + '.') for h in {HEAVY!r}))))")
+             f"if m in {HEAVY_PACKAGES!r} "
+             f"or any(m == h or m.startswith(h + '.') for h in {HEAVY!r}))))")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
@@ -50,9 +55,24 @@ def test_heavy_modules_still_arrive_when_used():
     assert "xarray" in _loaded_after(code)
 
 
+def test_numba_blas_after_the_preload():
+    """The BLAS modules _jit loads serve numba's compiled linear algebra (its BLAS check
+    and its function pointers), and scipy.linalg still imports whole afterwards."""
+    code = ("import tetherdyn._jit, numpy as np\n"
+            "from numba.np.linalg import ensure_blas, ensure_lapack\n"
+            "ensure_blas(); ensure_lapack()\n"
+            "assert 'dgemm' in sys.modules['scipy.linalg.cython_blas'].__pyx_capi__\n"
+            "assert 'scipy.linalg' not in sys.modules\n"
+            "import scipy.linalg\n"
+            "a = np.array([[4.0, 1.0], [1.0, 3.0]])\n"
+            "assert np.allclose(a @ scipy.linalg.solve(a, [1.0, 2.0]), [1.0, 2.0])")
+    assert "scipy.linalg" in _loaded_after(code)
+
+
 def test_cli_run_writes_without_xarray(tmp_path):
-    """``tetherdyn run`` builds and writes its results without xarray, pandas, dask or
-    scipy.interpolate (results.ResultsTable.write, boundary's own path splines)."""
+    """``tetherdyn run`` builds and writes its results without xarray, pandas, dask,
+    scipy.interpolate or scipy.linalg (results.ResultsTable.write, boundary's own path
+    splines and tridiagonal solve, _jit's preload of the BLAS modules numba checks for)."""
     out = tmp_path / "out.nc"
     case = SRC / "tetherdyn" / "examples" / "rov_manoeuvre.yaml"  # splines its path table
     code = ("from tetherdyn.cli import main\n"

@@ -156,3 +156,66 @@ def test_loading_functions_values():
     assert loading_function_tangential(0.0) == pytest.approx(0.02008, abs=1e-12)
     assert loading_function_tangential(math.pi / 4) == pytest.approx(0.018501, abs=1e-5)
     assert loading_function_tangential(math.pi / 2) == 0.0  # clamped (-6.9e-5 unclamped)
+
+
+def _traj(t, x, z):
+    t = np.asarray(t, dtype=float)
+    return dict(t=t.tolist(), x=np.asarray(x, dtype=float).tolist(), y=[0.0] * t.size,
+                z=np.asarray(z, dtype=float).tolist())
+
+
+LEAN_CASES = {
+    # a free start with a payload, a prescribed end; compression carried; vacuum
+    "vacuum_prescribed_end": dict(
+        tether=dict(compression=True), environment=dict(fluid_density=0.0),
+        start=dict(type="free", mass=0.7, force=[0.5, 0.0, -1.0]),
+        end=dict(type="prescribed", trajectory=_traj([0.0, 1.0, 2.0, 3.0],
+                                                     [5.0, 5.5, 5.2, 5.0],
+                                                     [-3.0, -3.2, -2.9, -3.0]))),
+    # both ends prescribed, water with a current and tangential added mass
+    "water_both_held": dict(
+        tether=dict(ca_tangential=0.3), environment=dict(fluid_density=1025.0,
+                                                         current=[0.3, 0.1, 0.0]),
+        start=dict(type="prescribed", trajectory=_traj([0.0, 2.0, 4.0], [0.0, 0.3, 0.1],
+                                                       [0.0, 0.1, 0.0])),
+        end=dict(type="prescribed", trajectory=_traj([0.0, 2.0, 4.0], [6.0, 6.2, 6.1],
+                                                     [-2.0, -2.5, -2.2]))),
+    # a held start, a free end with a payload, loading-function drag
+    "water_loading_functions": dict(
+        tether=dict(drag_law="loading_functions"), environment=dict(fluid_density=1025.0),
+        end=dict(type="free", mass=2.0, drag_area=0.05)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LEAN_CASES))
+def test_lean_path_is_the_general_path(name):
+    """Self check (our code against our code): the lean one-pass kernels a model without
+    winch, bending or sea steps with give the general kernels' dy/dt and held ends bit for
+    bit (the physics itself: test_rhs_matches_dense_reference, which runs the lean path)."""
+    from tetherdyn.models import lumped_mass
+    from tetherdyn.models.nodes import enforce
+
+    c = LEAN_CASES[name]
+    tether = dict(length=8.0, diameter=0.02, mass_per_length=0.8, EA=5e4, axial_damping=30.0,
+                  cd_normal=1.3, cd_tangential=0.05, **c["tether"])
+    case = tetherdyn.load_case(dict(tether=tether, model=dict(type="lumped_mass", elements=5),
+                                    environment=c["environment"],
+                                    start=c.get("start", dict(type="fixed")), end=c["end"],
+                                    solver=dict(dt=1e-3, duration=1.0)))
+    model = build_model(case)
+    assert model.lean and model.rhs is not lumped_mass.rhs
+    rng = np.random.default_rng(3)
+    n = model.n_nodes
+    for t in (0.3, 1.7):
+        y = rng.normal(size=6 * n) + np.concatenate([np.repeat(np.arange(n), 3) * 1.5,
+                                                     np.zeros(3 * n)])
+        a = np.empty_like(y)
+        b = np.empty_like(y)
+        lumped_mass.rhs(t, y, a, model.data)
+        model.rhs(t, y, b, model.data)
+        assert np.array_equal(a, b)
+        ya = y.copy()
+        yb = y.copy()
+        enforce(t, ya, model.data)
+        model.enforce(t, yb, model.data)
+        assert np.array_equal(ya, yb)

@@ -33,8 +33,11 @@ Cache safety:
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
+import importlib.util
 import inspect
 import re
+import sys
 import types
 from pathlib import Path
 
@@ -47,6 +50,51 @@ inline_kernel = njit(cache=True, _nrt=False, inline="always")
 loop = njit(_nrt=False)
 
 __all__ = ["kernel", "inline_kernel", "loop", "bind_kernels"]
+
+
+def _preload_cython_blas() -> None:
+    """Load scipy's BLAS/LAPACK Cython modules without the scipy.linalg package.
+
+    numba's first dispatch in a process (even of a function loaded from the disk cache)
+    imports numba.np.arraymath, whose module-level ``_check_blas()`` runs ``import
+    scipy.linalg.cython_blas``: that imports all of scipy.linalg (its array-API layer
+    imports numpy.testing, numpy.f2py, ... and parses docstrings), ~0.15-0.3 s of every
+    ``tetherdyn run`` that uses none of it (issue 22, benchmarks/results_startup.md). The
+    two extension modules are loaded here from scipy's own files under their own names, so
+    numba's import finds them in ``sys.modules``; numba's check of their integer width
+    (scipy.__config__) still runs, and numba's compiled BLAS calls get their functions from
+    the same modules. A later ``import scipy.linalg`` imports the package as usual (its
+    own Cython modules find these two). Skipped when scipy.linalg is already imported;
+    any failure leaves it to numba's own import.
+    """
+    if "scipy.linalg" in sys.modules:
+        return
+    try:
+        spec = importlib.util.find_spec("scipy")
+        if spec is None or not spec.submodule_search_locations:
+            return
+        folder = Path(next(iter(spec.submodule_search_locations))) / "linalg"
+        for name in ("cython_blas", "cython_lapack"):
+            full = f"scipy.linalg.{name}"
+            if full in sys.modules:
+                continue
+            files = [folder / (name + s) for s in importlib.machinery.EXTENSION_SUFFIXES]
+            found = next((f for f in files if f.is_file()), None)
+            if found is None:
+                return
+            ext = importlib.util.spec_from_file_location(full, found)
+            module = importlib.util.module_from_spec(ext)
+            sys.modules[full] = module
+            try:
+                ext.loader.exec_module(module)
+            except BaseException:
+                del sys.modules[full]
+                raise
+    except Exception:  # numba imports scipy.linalg itself, as without this
+        return
+
+
+_preload_cython_blas()
 
 _PACKAGE = Path(__file__).resolve().parent
 _ENTRIES: dict[tuple, object] = {}

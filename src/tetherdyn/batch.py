@@ -95,14 +95,18 @@ def get_client(scheduler: str | None = None, workers: int = 2):
 def _preload() -> None:
     """Ready a worker process for its first task (issue 22): import what a task imports
     and initialise numba's compiler context, which its first cached function pays once per
-    process (~0.3 s: numba's target registries). Loads from numba's disk cache only."""
+    process (~0.3 s: numba's target registries), and xarray's first Dataset, which imports
+    dask.array (and through it scipy.fftpack, jinja2, ...) on the first Variable it makes
+    (~0.4 s of a worker's first task otherwise: benchmarks/results_identify_first_task.md).
+    Loads from numba's disk cache only."""
     import numpy as np
-    import xarray  # noqa: F401  (a task's results Dataset)
+    import xarray
 
     from . import simulate  # noqa: F401
     from .spline import curvature_integral
 
     curvature_integral(np.zeros((2, 3)), np.ones(1))
+    xarray.Dataset({"x": (("time", "node"), np.zeros((1, 2)))}, coords={"time": [0.0]})
 
 
 def close_client(client) -> None:

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from .case import Case, CaseError, CaseWarning, load_case
-from .estimates import static_top_tension
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILED = 1
@@ -78,22 +77,16 @@ def _load_any(path: str, args: argparse.Namespace | None = None):
     return case
 
 
-def _load(path: str, args: argparse.Namespace | None = None) -> Case:
-    case = _load_any(path, args)
-    if not isinstance(case, Case):
-        raise CaseError(f"{path}: a system case (lines and points) runs with `tetherdyn "
-                        f"run` only in this version; {args.command if args else 'this'} "
-                        "takes a single-line case")
-    return case
-
-
 # -- check ---------------------------------------------------------------------------------
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    from .estimates import static_top_tension
     from .integrate import output_times
     from .models import build_model
 
-    case = _load(args.case, args)
+    case = _load_any(args.case, args)
+    if not isinstance(case, Case):
+        return _check_system(case, args)
     model = build_model(case)
     t = case.tether
     N = case.model.elements
@@ -136,6 +129,99 @@ def _cmd_check(args: argparse.Namespace) -> int:
     print(f"run         : {s.duration:g} s, {n_out} outputs every {s.output_interval:g} s"
           + (f", {int(round(s.duration / s.dt))} steps" if fixed else ""))
     return 0
+
+
+def _check_system(case, args: argparse.Namespace) -> int:
+    """``tetherdyn check`` on a system case: per line what the single-line check prints
+    (its element, its static top tension estimate, its RK4 limit: estimates.py and the
+    line's own model on the line's single-line case), per point its type, mass, volume and
+    the line ends on it, per body its mass and attachments; the system's stable step is the
+    smallest line's (models/system.py LineSystem.critical_time_step), named."""
+    import numpy as np
+
+    from .estimates import static_top_tension
+    from .integrate import output_times
+    from .models import build_model
+
+    bodies = getattr(case, "bodies", None) or {}  # rigid bodies, where the case has them
+    lines, points = case.lines, case.points
+    free = sum(p.type == "free" for p in points.values())
+    nb = f", {len(bodies)} {'body' if len(bodies) == 1 else 'bodies'}" if bodies else ""
+    print(f"case        : {case.name or args.case}  (valid system: {len(lines)} lines, "
+          f"{len(points)} points, {free} free{nb})")
+    eq = None
+    if case.initial_shape == "equilibrium":  # the state the run starts from (system_run.py)
+        from .system_statics import solve_system
+
+        eq = solve_system(case)
+        print(f"initial     : static equilibrium ({eq.method}, {eq.iterations} iterations, "
+              f"residual {eq.residual:.3g} N = {eq.residual / eq.weight:.3g} of the weight)")
+    width = max(len(k) for k in [*lines, *points, *bodies])
+    rho = case.environment.fluid_density
+    g = float(np.linalg.norm(case.environment.gravity))
+    limits = {}
+    n_nodes = 0
+    for name, lc in lines.items():
+        model = build_model(lc)
+        n_nodes += model.n_nodes
+        t, N = lc.tether, lc.model.elements
+        Le = t.length / N
+        ends = " -> ".join(_end_name(case, name, w) for w in (0, 1))
+        if eq is not None:
+            tension = max(eq.lines[name].end_tensions)
+            how = "the static equilibrium, the run's start"
+        else:
+            tension, how = static_top_tension(lc)
+            held = [getattr(lc, e).type != "free" for e in ("start", "end")]
+            if not all(held):
+                how += ("; the line alone, without the load of " + " and ".join(
+                    _end_name(case, name, w) for w in (0, 1) if not held[w]))
+        dt, element, omega = model.critical_time_step()
+        limits[name] = dt
+        pad = " " * (width + 8)
+        print(f"line  {name:<{width}} : {ends}; {lc.model.type}, {N} elements, "
+              f"{model.n_nodes} nodes, length {t.length:.6g} m, mass "
+              f"{t.linear_mass * t.length:.6g} kg")
+        print(f"{pad}element length {Le:.6g} m, mass {t.linear_mass * Le:.6g} kg")
+        print(f"{pad}top tension {tension:.6g} N static ({how})")
+        print(f"{pad}critical dt {dt:.4g} s for explicit RK4 ({model.fastest_mode}, element "
+              f"{element}, {omega:.6g} rad/s)")
+    for name, p in points.items():
+        on = ", ".join(f"{ln} ({'end' if w else 'start'})" for ln, w in case.attached(name))
+        pos = case.point_positions[name]
+        text = f"{p.type:<7} at {_vec(pos)} m" + (" (t = 0)" if p.type != "fixed" else "")
+        if p.type == "free":
+            text += (f", mass {p.mass:.6g} kg, volume {p.volume:.6g} m^3 (wet weight "
+                     f"{(p.mass - rho * p.volume) * g:.6g} N)")
+        print(f"point {name:<{width}} : {text}; lines {on}")
+    attached = getattr(case, "attached_to_body", None)
+    for name, b in bodies.items():
+        ends = attached(name) if attached is not None else []
+        on = ", ".join(f"{ln} ({'end' if w else 'start'} at {_vec(at)} m)"
+                       for ln, w, at in ends) or "none"
+        print(f"body  {name:<{width}} : {b.type:<7} mass {b.mass:.6g} kg, volume "
+              f"{b.volume:.6g} m^3, at {_vec(b.position)} m; lines {on}")
+    s = case.solver
+    worst = min(limits, key=limits.get)
+    dt_crit = limits[worst]
+    print(f"critical dt : {dt_crit:.4g} s for explicit RK4, the smallest line's: line {worst} "
+          f"(the system's stable step); solver.dt = {s.dt:g} s"
+          + ("  <-- above the limit" if case.method == "rk4" and s.dt > dt_crit else ""))
+    n_out = output_times(s.duration, s.output_interval).size
+    print(f"run         : {s.duration:g} s, {n_out} outputs every {s.output_interval:g} s, "
+          f"method {case.method}, {n_nodes} nodes in all"
+          + (f", {int(round(s.duration / s.dt))} steps" if case.method == "rk4" else ""))
+    return 0
+
+
+def _end_name(case, line: str, w: int) -> str:
+    """What a line's start (w = 0) / end (1) attaches to: a point, or a body (with bodies
+    in the case: line_bodies)."""
+    point = case.line_points[line][w]
+    if point is not None:
+        return f"point {point}"
+    body = getattr(case, "line_bodies", {}).get(line, (None, None))[w]
+    return f"body {body[0]}" if body is not None else "?"
 
 
 def _print_sea(case: Case, dt_crit: float, nodes=None) -> None:
@@ -271,9 +357,6 @@ def _statics_system(case, args: argparse.Namespace) -> int:
     from .system_case import load_system
     from .system_statics import solve_system
 
-    if args.plot:
-        raise CaseError("--plot: not drawn for a system case yet (write --results and open "
-                        "it with xarray.open_datatree)")
     t0 = time.perf_counter()
     eq = solve_system(case)
     wall = time.perf_counter() - t0
@@ -310,7 +393,7 @@ def _statics_system(case, args: argparse.Namespace) -> int:
                        f"(tetherdyn statics: {eq.method}, residual {eq.residual:.3g} N)\n"
                        + yaml.safe_dump(raw, sort_keys=False))
         print(f"wrote {out}")
-    if args.results:
+    if args.results or args.plot:
         import numpy as np
 
         from .integrate import IntegrationResult
@@ -324,7 +407,13 @@ def _statics_system(case, args: argparse.Namespace) -> int:
         res = system_results(case, model, run)
         res.attrs.update(initial_shape="equilibrium", initial_equilibrium_method=eq.method,
                          initial_equilibrium_residual=float(eq.residual))
+    if args.results:
         print(f"wrote {res.write(args.results)}")
+    if args.plot:  # the shape: every line, point (and body) (system_plot.py)
+        from .system_plot import plot_system
+
+        plot_system(res, args.plot)
+        print(f"wrote {args.plot}")
     return 0
 
 
@@ -358,41 +447,51 @@ def _run_system(case, args: argparse.Namespace, progress: bool | None) -> int:
     (system_run.py)."""
     from .system_run import run_system
 
-    if args.plot:
-        raise CaseError("--plot: not drawn for a system case yet (open the file with "
-                        "xarray.open_datatree)")
     res = run_system(case, progress=progress)
     out = res.write(args.output)
     if not args.quiet:
         print(f"wrote {out}  ({len(case.lines)} lines, {len(case.points)} points, "
               f"{res.times.size} outputs, {res.attrs['wall_time_s']:.3g} s integration, "
               f"{res.attrs['rhs_evaluations']} rhs evaluations)")
+    if args.plot:  # every line, point and body (system_plot.py)
+        from .system_plot import plot_system
+
+        plot_system(res, args.plot)
+        if not args.quiet:
+            print(f"wrote {args.plot}")
     return 0
 
 
 def _open_results(path: str):
+    """A single-line results Dataset, or a system's SystemView (system_plot.py)."""
     from .results import load_results
+    from .system_plot import is_system_results, open_system
 
     if not Path(path).is_file():
         raise CaseError(f"results file not found: {path}")
+    if is_system_results(path):
+        return open_system(path)
     return load_results(path)
 
 
 def _cmd_plot(args: argparse.Namespace) -> int:
     from .plot import plot_results
+    from .system_plot import SystemView, plot_system
 
     ds = _open_results(args.results)
-    plot_results(ds, args.output, n_snapshots=args.snapshots, plane=args.plane)
+    draw = plot_system if isinstance(ds, SystemView) else plot_results
+    draw(ds, args.output, n_snapshots=args.snapshots, plane=args.plane)
     print(f"wrote {args.output}")
     return 0
 
 
 def _cmd_animate(args: argparse.Namespace) -> int:
     from .plot import animate_results
+    from .system_plot import SystemView, animate_system
 
     ds = _open_results(args.results)
-    out = animate_results(ds, args.output, fps=args.fps, max_frames=args.max_frames,
-                          plane=args.plane)
+    draw = animate_system if isinstance(ds, SystemView) else animate_results
+    out = draw(ds, args.output, fps=args.fps, max_frames=args.max_frames, plane=args.plane)
     print(f"wrote {out}")
     return 0
 
@@ -642,12 +741,22 @@ def _skip_exit_collection() -> None:
     gc.freeze()
 
 
+def _statics_error() -> type[Exception]:
+    """statics.StaticsError when statics.py has been imported (nothing can have raised it
+    otherwise: a run that does not solve statics need not import it)."""
+    statics = sys.modules.get(f"{__package__}.statics")
+    return statics.StaticsError if statics is not None else _NeverRaised
+
+
+class _NeverRaised(Exception):
+    """What :func:`_statics_error` gives before statics.py is imported."""
+
+
 def main(argv: list[str] | None = None) -> int:
     import atexit
     import gc
 
     from .integrate import SimulationError
-    from .statics import StaticsError
 
     atexit.unregister(_skip_exit_collection)
     atexit.register(_skip_exit_collection)
@@ -661,7 +770,9 @@ def main(argv: list[str] | None = None) -> int:
     except CaseError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (SimulationError, StaticsError) as exc:
+    except Exception as exc:
+        if not isinstance(exc, (SimulationError, _statics_error())):
+            raise
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:

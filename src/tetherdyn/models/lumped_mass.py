@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._jit import inline_kernel, kernel
+from ..boundary import eval_motion
 from ..hydro import CROSS_FLOW, cross_flow_drag, element_drag
 from ..sea import BED, SEA_ACTIVE
 from ..spline import (
@@ -54,15 +55,18 @@ from ..winch import (
     winch_thrust,
     winch_update,
 )
-from .base import lumped_nodes, rk4_critical_step
+from .base import lumped_nodes, no_remesh, rk4_critical_step
 from .nodes import (
     ADDED_N,
     ADDED_T,
     BEND_DAMP,
     CD_N,
     CD_T,
+    COMPRESSION,
+    DAMPING,
     DIAMETER,
     DRAG_LAW,
+    EA,
     EI,
     GX,
     GY,
@@ -78,10 +82,12 @@ from .nodes import (
     N_ENDS,
     N_FLAGS,
     N_SCAL,
+    PAYLOAD,
     RAMP,
     RHO,
     SEA_DATA_FIELDS,
     SEA_DATA_RUN_FIELDS,
+    SLACK_DAMPING,
     UX,
     UY,
     UZ,
@@ -89,6 +95,7 @@ from .nodes import (
     NodeRows,
     absurd_element,
     add_pair,
+    added_mass_solve,
     base_flags,
     base_scal,
     end_motions,
@@ -100,6 +107,7 @@ from .nodes import (
     load_state,
     mass_rows,
     node_rates,
+    payload_load,
     positions_from,
     rest_rates,
     sea_added_mass,
@@ -108,6 +116,7 @@ from .nodes import (
     sea_loads,
     sea_outputs,
     shift_anchors,
+    voigt_law,
     voigt_tension,
     with_spare_rows,
 )
@@ -141,6 +150,8 @@ LumpedMassData = namedtuple(
         "winch", "wbreaks", "wcoeffs", "held", "wmotion", "wstate",
         # the sea (sea.py; sea_par[SEA_ACTIVE] = 0 without one) and its work arrays
         *SEA_DATA_FIELDS,
+        # the lean path's constant table (rhs_lean; filled for every model)
+        "lean",
     ],
 )
 #: what a run mutates (models/base.py: Model and data): host schedules, work arrays, and the
@@ -392,6 +403,288 @@ def rhs(t, y, dydt, d):
                    d.tmp, dydt)
 
 
+# -- the lean path (no winch, no bending, no sea: LumpedMass.lean) -----------------------
+# Columns of ``lean`` (constant, one row per node; element e's columns in row e): per node
+# its weight w·g [N] (w = m − ρV, seed 004 eqs. (2.13), (2.16)), 1/m and m [kg] (payload
+# included); per element L_u [m], 1/L_u [1/m], half its normal added mass ½a_n and
+# ½(a_t − a_n) [kg] (eqs. (2.14)–(2.15)). Computed once, with the arithmetic the general
+# path does per call, so both paths give the same numbers.
+WG, INV_M, M_NODE, LU, INV_LU, AN_HALF, C_HALF = 0, 3, 4, 5, 6, 7, 8
+N_LEAN = 9
+
+
+def lean_table(node: np.ndarray, elem: np.ndarray, ends: np.ndarray, scal: np.ndarray
+               ) -> np.ndarray:
+    """The lean path's constant table (the comment above)."""
+    n = node.shape[0]
+    tab = np.zeros((n, N_LEAN))
+    w = node[:, MASS] - scal[RHO] * node[:, VOLUME]
+    for a in range(3):
+        tab[:, WG + a] = w * scal[GX + a]
+    m = node[:, MASS].copy()
+    m[0] += ends[0, PAYLOAD]
+    m[n - 1] += ends[1, PAYLOAD]
+    # (a winch's spare node rows have no mass: never read, 0 here)
+    tab[:, INV_M] = np.divide(1.0, m, out=np.zeros(n), where=m != 0.0)
+    tab[:, M_NODE] = m
+    N = elem.shape[0]
+    tab[:N, LU] = elem[:, L0]
+    tab[:N, INV_LU] = 1.0 / elem[:, L0]
+    tab[:N, AN_HALF] = 0.5 * elem[:, ADDED_N]
+    tab[:N, C_HALF] = 0.5 * elem[:, ADDED_T] - tab[:N, AN_HALF]
+    return tab
+
+
+@inline_kernel
+def _lean_node(y, v0, j, held, motion, w, dydt):
+    """Position and velocity of the node whose coordinates start at y[j] (velocity at
+    y[v0 + j]); a held end w's from its motion at t (motion[w]), its velocity also
+    written as the node's position rate dydt[j:j + 3]."""
+    if held:
+        dydt[j] = motion[w, 1, 0]
+        dydt[j + 1] = motion[w, 1, 1]
+        dydt[j + 2] = motion[w, 1, 2]
+        return (motion[w, 0, 0], motion[w, 0, 1], motion[w, 0, 2], motion[w, 1, 0],
+                motion[w, 1, 1], motion[w, 1, 2])
+    return y[j], y[j + 1], y[j + 2], y[v0 + j], y[v0 + j + 1], y[v0 + j + 2]
+
+
+@inline_kernel
+def _lean_element(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, Lu, inv_Lu, EA, C,
+                  compression, slack_damping):
+    """Length L [m], unit tangent q and Voigt tension T [N] of the element between two
+    nodes (positions x, y, z [m], velocities u, w, s [m/s]) — seed 004 eqs. (2.3),
+    (2.10), (2.11) (no winch: L'_u = 0, the general path's term is +0.0), (2.17)."""
+    dx = x1 - x0
+    dy = y1 - y0
+    dz = z1 - z0
+    L = math.sqrt(dx * dx + dy * dy + dz * dz)
+    inv_L = 1.0 / L
+    qx = dx * inv_L
+    qy = dy * inv_L
+    qz = dz * inv_L
+    strain = (L - Lu) * inv_Lu
+    strain_rate = ((u1 - u0) * qx + (w1 - w0) * qy + (s1 - s0) * qz) * inv_Lu
+    return L, qx, qy, qz, voigt_law(EA, C, compression, slack_damping, strain, strain_rate)
+
+
+@inline_kernel
+def _lean_end(t, i, w, scal, ends, lean, fluid, fx, fy, fz, vx, vy, vz, an0, c0, ax, ay, az,
+              an1, c1, bx, by, bz, tmp):
+    """Acceleration [m/s²] of free end node i (w = 0 start, 1 end) from the tether's load f
+    [N] on it: its payload's load added (nodes.payload_load), then M⁻¹f with the halves of
+    the added mass of its element (``fluid``, nodes.added_mass_solve) or f/m — seed 004
+    eq. (2.16)."""
+    payload_load(t, ends, w, scal, vx, vy, vz, tmp)
+    fx += tmp[0]
+    fy += tmp[1]
+    fz += tmp[2]
+    if fluid:
+        return added_mass_solve(lean[i, M_NODE], an0, c0, ax, ay, az, an1, c1, bx, by, bz,
+                                fx, fy, fz)
+    inv_m = lean[i, INV_M]
+    return fx * inv_m, fy * inv_m, fz * inv_m
+
+
+@kernel
+def _lean_vacuum(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, held1,
+                 motion, b0, coef0, b1, coef1, scal, ends, tmp):
+    """:func:`rhs_lean_vacuum`'s pass: tension and weight, a = f/m."""
+    v0 = 3 * n
+    for k in range(v0):
+        dydt[k] = y[v0 + k]
+    if held0:
+        eval_motion(b0, coef0, t, motion[0])
+    if held1:
+        eval_motion(b1, coef1, t, motion[1])
+    x0, y0, z0, u0, w0, s0 = _lean_node(y, v0, 0, held0, motion, 0, dydt)
+    px = py = pz = 0.0  # the previous element's force on the current node
+    last = n - 1
+    for e in range(last):
+        j = 3 * e + 3
+        x1, y1, z1, u1, w1, s1 = _lean_node(y, v0, j, held1 and e + 1 == last, motion, 1,
+                                            dydt)
+        L, qx, qy, qz, T = _lean_element(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1,
+                                         lean[e, LU], lean[e, INV_LU], EA, C, compression,
+                                         slack_damping)
+        fx = T * qx
+        fy = T * qy
+        fz = T * qz
+        # node e is complete: its weight, the previous element's force, this one's
+        i = v0 + 3 * e
+        if e > 0:
+            inv_m = lean[e, INV_M]
+            dydt[i] = (lean[e, WG] + px + fx) * inv_m
+            dydt[i + 1] = (lean[e, WG + 1] + py + fy) * inv_m
+            dydt[i + 2] = (lean[e, WG + 2] + pz + fz) * inv_m
+        elif not held0:
+            dydt[i], dydt[i + 1], dydt[i + 2] = _lean_end(
+                t, 0, 0, scal, ends, lean, False, lean[0, WG] + fx, lean[0, WG + 1] + fy,
+                lean[0, WG + 2] + fz, u0, w0, s0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                0.0, 0.0, tmp)
+        px = -fx
+        py = -fy
+        pz = -fz
+        x0, y0, z0, u0, w0, s0 = x1, y1, z1, u1, w1, s1
+    _lean_ends(t, n, v0, held0, held1, motion, scal, ends, lean, False, px, py, pz, u0, w0,
+               s0, 0.0, 0.0, 0.0, 0.0, 0.0, tmp, dydt)
+
+
+@inline_kernel
+def _lean_ends(t, n, v0, held0, held1, motion, scal, ends, lean, fluid, px, py, pz, u0, w0,
+               s0, an, c, qx, qy, qz, tmp, dydt):
+    """The last node's acceleration (its weight and its element's load p [N]; a held end's
+    prescribed one) and a held start's prescribed acceleration."""
+    last = n - 1
+    i = v0 + 3 * last
+    if held1:
+        dydt[i] = motion[1, 2, 0]
+        dydt[i + 1] = motion[1, 2, 1]
+        dydt[i + 2] = motion[1, 2, 2]
+    else:
+        dydt[i], dydt[i + 1], dydt[i + 2] = _lean_end(
+            t, last, 1, scal, ends, lean, fluid, lean[last, WG] + px, lean[last, WG + 1] + py,
+            lean[last, WG + 2] + pz, u0, w0, s0, an, c, qx, qy, qz, 0.0, 0.0, 0.0, 0.0, 0.0,
+            tmp)
+    if held0:
+        dydt[v0] = motion[0, 2, 0]
+        dydt[v0 + 1] = motion[0, 2, 1]
+        dydt[v0 + 2] = motion[0, 2, 2]
+
+
+@kernel
+def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, held1,
+                motion, b0, coef0, b1, coef1, scal, ends, tmp, law):
+    """:func:`rhs_lean_fluid`'s pass: tension, weight less buoyancy, drag at the element
+    centres (drag law ``law``, hydro.py) and the added mass (a 3x3 solve per node)."""
+    v0 = 3 * n
+    for k in range(v0):
+        dydt[k] = y[v0 + k]
+    if held0:
+        eval_motion(b0, coef0, t, motion[0])
+    if held1:
+        eval_motion(b1, coef1, t, motion[1])
+    rho = scal[RHO]
+    cross_flow = law == CROSS_FLOW
+    diameter = scal[DIAMETER]
+    cdn = scal[CD_N]
+    cdt = scal[CD_T]
+    cux = scal[UX]
+    cuy = scal[UY]
+    cuz = scal[UZ]
+    kn = 0.5 * rho * cdn * diameter  # cross-flow drag per metre and (m/s)^2 [kg/m^2]
+    kt = 0.5 * rho * cdt * math.pi * diameter
+    x0, y0, z0, u0, w0, s0 = _lean_node(y, v0, 0, held0, motion, 0, dydt)
+    # the previous element: its load on the current node, ½a_n, ½(a_t − a_n), tangent
+    px = py = pz = 0.0
+    pan = pc = pqx = pqy = pqz = 0.0
+    last = n - 1
+    for e in range(last):
+        j = 3 * e + 3
+        x1, y1, z1, u1, w1, s1 = _lean_node(y, v0, j, held1 and e + 1 == last, motion, 1,
+                                            dydt)
+        L, qx, qy, qz, T = _lean_element(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1,
+                                         lean[e, LU], lean[e, INV_LU], EA, C, compression,
+                                         slack_damping)
+        fx = T * qx
+        fy = T * qy
+        fz = T * qz
+        # drag at the element centre, half to each node — seed 004 eqs. (2.12), (2.16)
+        ux = 0.5 * (u0 + u1) - cux
+        uy = 0.5 * (w0 + w1) - cuy
+        uz = 0.5 * (s0 + s1) - cuz
+        if cross_flow:
+            hx, hy, hz = cross_flow_drag(kn * L, kt * L, qx, qy, qz, ux, uy, uz)
+        else:
+            element_drag(law, rho, diameter, L, cdn, cdt, qx, qy, qz, ux, uy, uz, tmp)
+            hx = tmp[0]
+            hy = tmp[1]
+            hz = tmp[2]
+        hx *= 0.5
+        hy *= 0.5
+        hz *= 0.5
+        an = lean[e, AN_HALF]
+        c = lean[e, C_HALF]
+        # node e is complete: its weight, the previous element's load, this one's
+        i = v0 + 3 * e
+        if e > 0:
+            dydt[i], dydt[i + 1], dydt[i + 2] = added_mass_solve(
+                lean[e, M_NODE], pan, pc, pqx, pqy, pqz, an, c, qx, qy, qz,
+                lean[e, WG] + px + (hx + fx), lean[e, WG + 1] + py + (hy + fy),
+                lean[e, WG + 2] + pz + (hz + fz))
+        elif not held0:
+            dydt[i], dydt[i + 1], dydt[i + 2] = _lean_end(
+                t, 0, 0, scal, ends, lean, True, lean[0, WG] + (hx + fx),
+                lean[0, WG + 1] + (hy + fy), lean[0, WG + 2] + (hz + fz), u0, w0, s0, 0.0,
+                0.0, 0.0, 0.0, 0.0, an, c, qx, qy, qz, tmp)
+        px = hx - fx
+        py = hy - fy
+        pz = hz - fz
+        pan, pc, pqx, pqy, pqz = an, c, qx, qy, qz
+        x0, y0, z0, u0, w0, s0 = x1, y1, z1, u1, w1, s1
+    _lean_ends(t, n, v0, held0, held1, motion, scal, ends, lean, True, px, py, pz, u0, w0,
+               s0, pan, pc, pqx, pqy, pqz, tmp, dydt)
+
+
+# The lean path's right-hand sides (LumpedMass.lean; the model picks one when it is built):
+# the equations and arithmetic of :func:`rhs` (seed 004 eqs. (2.10)–(2.17)) in one pass over
+# the elements — each node's acceleration written as soon as its second element is done,
+# the previous element's load and tangent kept in registers, positions and velocities read
+# straight from y (held ends from their motion at t), the constants handed over as values.
+# They store no per-element arrays (tension, tangent, length: :func:`rhs` fills them for the
+# results). Inlined into their caller (a time loop), so that only the arrays the pass reads
+# are handed over, not the data tuple (measured: ~0.13 us per call at N = 10).
+
+
+@inline_kernel
+def rhs_lean_vacuum(t, y, dydt, d):
+    """dy/dt of a lumped-mass cable without winch, bending, sea or fluid (module comment
+    above): tension and weight, a = f/m."""
+    s = d.scal
+    f = d.flags
+    _lean_vacuum(t, y, dydt, d.n_nodes, d.lean, s[EA], s[DAMPING], f[COMPRESSION] != 0,
+                 f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, d.motion, d.breaks0,
+                 d.coeffs0, d.breaks1, d.coeffs1, s, d.ends, d.tmp)
+
+
+@inline_kernel
+def rhs_lean_fluid(t, y, dydt, d):
+    """dy/dt of a lumped-mass cable without winch, bending or sea, in a calm fluid (module
+    comment above): tension, weight less buoyancy, drag and added mass."""
+    s = d.scal
+    f = d.flags
+    _lean_fluid(t, y, dydt, d.n_nodes, d.lean, s[EA], s[DAMPING], f[COMPRESSION] != 0,
+                f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, d.motion, d.breaks0,
+                d.coeffs0, d.breaks1, d.coeffs1, s, d.ends, d.tmp, f[DRAG_LAW])
+
+
+@kernel
+def _held_ends(t, y, n, held0, held1, motion, b0, coef0, b1, coef1):
+    """Overwrite the held ends' positions and velocities in y (n nodes) with their motion
+    at t (nodes.enforce without a winch)."""
+    v0 = 3 * n
+    if held0:
+        eval_motion(b0, coef0, t, motion[0])
+        for a in range(3):
+            y[a] = motion[0, 0, a]
+            y[v0 + a] = motion[0, 1, a]
+    if held1:
+        eval_motion(b1, coef1, t, motion[1])
+        j = 3 * (n - 1)
+        for a in range(3):
+            y[j + a] = motion[1, 0, a]
+            y[v0 + j + a] = motion[1, 1, a]
+
+
+@inline_kernel
+def enforce_lean(t, y, d):
+    """The lean path's ``enforce`` (nodes.enforce without a winch), inlined into the time
+    loop like :func:`rhs_lean_vacuum`: only the arrays it reads are handed over."""
+    f = d.flags
+    _held_ends(t, y, d.n_nodes, f[HELD0] != 0, f[HELD1] != 0, d.motion, d.breaks0, d.coeffs0,
+               d.breaks1, d.coeffs1)
+
+
 @kernel
 def remesh(t, y, d):
     """After an accepted step: the seabed's friction anchors (sea.update_anchor), a winch's
@@ -637,7 +930,15 @@ class LumpedMass(NodeRows):
             winch=winch, wbreaks=wbreaks, wcoeffs=wcoeffs, held=held,
             wmotion=np.zeros((3, 3)), wstate=np.zeros(4),
             **self._sea_arrays(case, ns, ns - 1, end_table),
+            lean=lean_table(node, elem, end_table, scal),
         )
+        # the path is chosen here, once: the common case (no winch, no bending, no sea)
+        # steps with the one-pass kernel; everything else with the general one
+        self.lean = not (self.winch or bending or self.data.sea_par[SEA_ACTIVE] != 0.0)
+        if self.lean:
+            self.rhs = rhs_lean_fluid if scal[RHO] > 0.0 else rhs_lean_vacuum
+            self.enforce = enforce_lean
+            self.remesh = no_remesh
         if self.winch:
             self._start_winch(n)
         self._bending_mode: tuple[float, int, float] | None = None

@@ -110,11 +110,19 @@ SEA_DATA_RUN_FIELDS = (*SEA_RUN_FIELDS, "wadd", "fout", "bedf", "gnd")
 def voigt_tension(flags, scal, strain, strain_rate):
     """Element tension [N] EA ε + C_ID ε̇ — seed 004 eqs. (2.10)–(2.11) — with the
     bilinear law of eq. (2.17) (no compression; slack damping optional)."""
-    elastic = scal[EA] * strain
-    viscous = scal[DAMPING] * strain_rate
-    if flags[COMPRESSION] == 0 and strain <= 0.0:  # bilinear law, seed 004 eq. (2.17)
+    return voigt_law(scal[EA], scal[DAMPING], flags[COMPRESSION] != 0,
+                     flags[SLACK_DAMPING] != 0, strain, strain_rate)
+
+
+@inline_kernel
+def voigt_law(EA, C, compression, slack_damping, strain, strain_rate):
+    """:func:`voigt_tension` from values in registers: EA [N], C_ID [N s], whether the
+    element carries compression and keeps its damping while slack."""
+    elastic = EA * strain
+    viscous = C * strain_rate
+    if not compression and strain <= 0.0:  # bilinear law, seed 004 eq. (2.17)
         elastic = 0.0
-        if flags[SLACK_DAMPING] == 0:
+        if not slack_damping:
             viscous = 0.0
     return elastic + viscous
 
@@ -236,26 +244,33 @@ def element_added_solve(i, n, m, added, cn, ct, tangent, fx, fy, fz, out):
     cofactors (measured 60 → 32 ns per element and call in water,
     benchmarks/bench_lumped_mass.py). A missing element (an end node) has c = 0, q = 0.
     """
-    alpha = m
-    c0 = 0.0
-    c1 = 0.0
+    an0 = an1 = c0 = c1 = 0.0
     ax = ay = az = 0.0  # q0: the element before the node (none at node 0)
     bx = by = bz = 0.0  # q1: the element after it (none at the last node)
     if i > 0:
         e = i - 1
-        an = 0.5 * added[e, cn]
-        alpha += an
-        c0 = 0.5 * added[e, ct] - an
+        an0 = 0.5 * added[e, cn]
+        c0 = 0.5 * added[e, ct] - an0
         ax = tangent[e, 0]
         ay = tangent[e, 1]
         az = tangent[e, 2]
     if i < n - 1:
-        an = 0.5 * added[i, cn]
-        alpha += an
-        c1 = 0.5 * added[i, ct] - an
+        an1 = 0.5 * added[i, cn]
+        c1 = 0.5 * added[i, ct] - an1
         bx = tangent[i, 0]
         by = tangent[i, 1]
         bz = tangent[i, 2]
+    out[0], out[1], out[2] = added_mass_solve(m, an0, c0, ax, ay, az, an1, c1, bx, by, bz,
+                                              fx, fy, fz)
+
+
+@inline_kernel
+def added_mass_solve(m, an0, c0, ax, ay, az, an1, c1, bx, by, bz, fx, fy, fz):
+    """x = M⁻¹ f [m/s²] for M = α I + c₀ q₀q₀ᵀ + c₁ q₁q₁ᵀ, α = m + an0 + an1 (the closed
+    form of :func:`element_added_solve`, from values in registers: an = ½a_n and
+    c = ½(a_t − a_n) of the element before (0) and after (1) the node, q its unit tangent;
+    a missing element has an = c = 0, q = 0) — seed 004 eqs. (2.14)–(2.15)."""
+    alpha = m + an0 + an1
     g = ax * bx + ay * by + az * bz
     p0 = ax * fx + ay * fy + az * fz
     p1 = bx * fx + by * fy + bz * fz
@@ -266,9 +281,8 @@ def element_added_solve(i, n, m, added, cn, ct, tangent, fx, fy, fz, out):
     z0 = c0 * (p0 * d1 - g * c1 * p1)
     z1 = c1 * (p1 * d0 - g * c0 * p0)
     s = 1.0 / (alpha * det)
-    out[0] = (det * fx - z0 * ax - z1 * bx) * s
-    out[1] = (det * fy - z0 * ay - z1 * by) * s
-    out[2] = (det * fz - z0 * az - z1 * bz) * s
+    return ((det * fx - z0 * ax - z1 * bx) * s, (det * fy - z0 * ay - z1 * by) * s,
+            (det * fz - z0 * az - z1 * bz) * s)
 
 
 # -- the state ----------------------------------------------------------------------------

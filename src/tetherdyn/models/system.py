@@ -167,6 +167,7 @@ def line_data(s, o, k):
         fout=s.fout[o[40, k]:o[40, k + 1]],
         bedf=s.bedf[o[41, k]:o[41, k + 1]],
         gnd=s.gnd[o[42, k]:o[42, k + 1]],
+        lean=s.lean[o[43, k]:o[43, k + 1]],
     )
 
 
