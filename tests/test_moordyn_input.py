@@ -257,7 +257,7 @@ def test_straight_start(write):
         (dict(types="rope 0.02 0.5 -5e4 -0.8 0 1.2 1.0 0.2 0.3"), "LINE TYPES", "rope",
          "EA = -5e4 must be > 0"),
         (dict(points="1 Body1 0 0 -25 2 0 0 0\n2 Vessel 0 0 -5 0 0 0 0"), "POINTS", "Body1",
-         "points on bodies are not supported"),
+         "attachment 'Body1': there is no body 1"),
         (dict(points="1 Free 0 0 -25 2 0 0\n2 Vessel 0 0 -5 0 0 0 0"), "POINTS", "1 Free",
          "9 columns needed"),
         (dict(points="2 Free 0 0 -25 2 0 0 0\n1 Vessel 0 0 -5 0 0 0 0"), "POINTS", "2 Free",
@@ -304,8 +304,8 @@ def test_errors_name_section_and_row(write, changes, section, needle, pattern):
 @pytest.mark.parametrize("section, body, pattern", [
     ("RODS", "ID RodType Attachment\n(#) (-) (-)\n1 Can Fixed 0 0 0 0 0 1 4 -\n",
      "RODS row 1: rods are not supported"),
-    ("BODIES", "ID Attachment\n(#) (-)\n1 coupled 0 0 0 0 0 0 0 0 0 0 0 0\n",
-     "BODIES row 1: bodies are not supported"),
+    ("BODIES", "ID Attachment\n(#) (-)\n1 CoupledPinned 0 0 0 0 0 0 0 0 0 0 0 0\n",
+     "BODIES row 1: attachment 'CoupledPinned': pinned bodies"),
     ("FAILURE", "FailureID Point Lines FailTime FailTen\n() () () () ()\n1 2 1 10 0\n",
      "FAILURE row 1: line failures are not supported"),
 ])

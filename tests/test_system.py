@@ -167,7 +167,7 @@ def test_one_line_on_a_free_point_is_the_line_with_that_payload(tmp_path):
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"bodies": {"buoy": {}}}, "bodies: rigid bodies are not built yet"),
+    ({"bodies": {"buoy": {"type": "fixed"}}}, "bodies.buoy: no line ends on this fixed body"),
     ({"lines.L1.end.point": "Q"}, "lines.L1.end.point: unknown point 'Q'"),
     ({"lines.L2.end.point": "B"}, "lines.L2.end.point: the line starts at 'B' too"),
     ({"lines.L1.line_type": "rope"}, "lines.L1.line_type: unknown line type 'rope'"),
@@ -183,7 +183,7 @@ def test_one_line_on_a_free_point_is_the_line_with_that_payload(tmp_path):
     ({"points.B.ca": 1.0}, "points.B.ca: the added mass is ca rho volume"),
     ({"solver.method": "generalized_alpha"}, "solver.method: a system runs with rk4 or rk45"),
     ({"lines.L1.start": {"point": "A", "where": 1}}, "lines.L1.start.where: unknown key"),
-    ({"lines.L1.start": {}}, "lines.L1.start.point: required key is missing"),
+    ({"lines.L1.start": {}}, "lines.L1.start: give point: NAME or body: NAME"),
     ({"tether": {"length": 1.0}}, "tether: a system case gives each line's tether"),
 ])
 def test_bad_system_input_names_the_key(change, message):
@@ -234,8 +234,8 @@ def test_lines_joined_at_a_free_point_agree_with_moordyn():
 
 def test_tetherdyn_run_takes_a_moordyn_deck_with_several_lines(tmp_path):
     """A deck with two lines joined at a free point runs as a system from the CLI (no
-    --line): groups lines/1, lines/2 and points/1..3 (MoorDyn IDs); a BODIES row is
-    refused naming the section."""
+    --line): groups lines/1, lines/2 and points/1..3 (MoorDyn IDs); a pinned body (not
+    built) is refused naming the section."""
     import xarray as xr
 
     from tetherdyn.cli import main
@@ -256,7 +256,7 @@ def test_tetherdyn_run_takes_a_moordyn_deck_with_several_lines(tmp_path):
         "---------------------- LINES", "---------------------- BODIES ---\n"
         "ID Attachment X0 Y0 Z0 r0 p0 y0 Mass CG* I* Volume CdA* Ca\n"
         "(#) (-) (m) (m) (m) (deg) (deg) (deg) (kg) (m) (kg-m^2) (m^3) (m^2) (-)\n"
-        "1 Free 0 0 -30 0 0 0 10 0 1 0.01 0.5 1\n"
+        "1 CoupledPinned 0 0 -30 0 0 0 10 0 1 0.01 0.5 1\n"
         "---------------------- LINES")
     deck.write_text(bodies)
     with pytest.raises(CaseError, match="BODIES"):

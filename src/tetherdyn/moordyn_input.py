@@ -65,7 +65,6 @@ _UNTABULATED = ("OPTIONS", "OUTPUTS")
 #: sections tetherdyn cannot represent: accepted only when they hold no rows
 _UNSUPPORTED = {
     "ROD TYPES": "rods are not supported (tetherdyn simulates one flexible line)",
-    "BODIES": "bodies are not supported (give the attachment points as Fixed or Coupled)",
     "RODS": "rods are not supported (tetherdyn simulates one flexible line)",
     "FAILURE": "line failures are not supported",
     "CONTROL": "line length control is not supported",
@@ -140,7 +139,8 @@ class LineType:
 
 @dataclass(frozen=True)
 class Point:
-    """One POINTS row; ``kind`` is 'fixed', 'coupled' or 'free'; F is the optional force [N]."""
+    """One POINTS row; ``kind`` is 'fixed', 'coupled', 'free' or 'body' (on body ``body``,
+    ``r`` then in its axes from its reference point); F is the optional force [N]."""
 
     id: int
     kind: str
@@ -151,6 +151,27 @@ class Point:
     CdA: float
     Ca: float
     F: tuple[float, float, float]
+    lineno: int
+    index: int
+    body: int = 0
+
+
+@dataclass(frozen=True)
+class MDBody:
+    """One BODIES row (MoorDyn-C 2.7.2's readBody): ``kind`` 'fixed', 'coupled' or 'free';
+    r6 = X0 Y0 Z0 [m], r0 p0 y0 [deg]; CG [m], I (diagonal) [kg m^2]; CdA (6: translational,
+    rotational, as MoorDyn fills them from 1 or 2 values; 3 or 6 values as written) and Ca
+    (3, translational)."""
+
+    id: int
+    kind: str
+    r6: tuple[float, ...]
+    M: float
+    CG: tuple[float, float, float]
+    I: tuple[float, float, float]  # noqa: E741
+    V: float
+    CdA: tuple[float, ...]
+    Ca: tuple[float, float, float]
     lineno: int
     index: int
 
@@ -179,6 +200,7 @@ class MoorDynDeck:
     lines: list[Line]
     options: dict[str, tuple[str, int]]  # name -> (value text, file line)
     warnings: list[str] = field(default_factory=list)
+    bodies: dict[int, MDBody] = field(default_factory=dict)
 
     def option(self, names: tuple[str, ...], default: float | None) -> float | None:
         """A numeric option under any of its names (MoorDyn's last occurrence wins)."""
@@ -389,6 +411,8 @@ def parse_moordyn_file(path: str | Path) -> MoorDynDeck:
             f[0], vals["Diam"], vals["Mass/m"], vals["EA"], vals["BA/-zeta"], vals["EI"],
             vals["Cd"], vals["Ca"], vals["CdAx"], vals["CaAx"], row.lineno, row.index)
 
+    bodies = _parse_bodies(path, sections.get("BODIES"), err)
+
     # POINTS: ID Attachment X Y Z Mass Volume CdA Ca  (or ... Mass Volume FX FY FZ CdA Ca)
     points: dict[int, Point] = {}
     for row in sections["POINTS"].rows:
@@ -415,20 +439,30 @@ def parse_moordyn_file(path: str | Path) -> MoorDynDeck:
         for c, v in (("Mass", M), ("Volume", V), ("CdA", CdA), ("Ca", Ca)):
             if v < 0:
                 raise err("POINTS", row, f"{c} = {v:g} must be >= 0")
-        word, _ = _point_ref(f[1])
+        word, digits = _point_ref(f[1])
+        on_body = 0
         if word in _FIXED:
             kind = "fixed"
         elif word in _COUPLED:
             kind = "coupled"
         elif word in _FREE:
             kind = "free"
-        elif word in ("BODY", "TURBINE"):
-            raise err("POINTS", row, f"attachment '{f[1]}': points on bodies are not "
-                      "supported (bodies are not modelled)")
+        elif word in ("BODY", "B") and digits.isdigit():
+            kind, on_body = "body", int(digits)
+            if on_body not in bodies:
+                raise err("POINTS", row, f"attachment '{f[1]}': there is no body {on_body} "
+                          f"(BODIES has {len(bodies)})")
+            if M != 0.0 or V != 0.0 or CdA != 0.0 or Ca != 0.0 or len(f) >= 12:
+                raise err("POINTS", row, f"attachment '{f[1]}': a point on a body with its "
+                          "own Mass, Volume, CdA, Ca or force is not supported (give them to "
+                          "the body)")
+        elif word == "TURBINE":
+            raise err("POINTS", row, f"attachment '{f[1]}': turbines are not supported")
         else:
             raise err("POINTS", row, f"attachment '{f[1]}' is not one of Fixed/Anchor, "
                       "Coupled/Vessel, Free/Connect")
-        points[pid] = Point(pid, kind, f[1], r, M, V, CdA, Ca, F, row.lineno, row.index)
+        points[pid] = Point(pid, kind, f[1], r, M, V, CdA, Ca, F, row.lineno, row.index,
+                            on_body)
 
     # LINES: ID LineType AttachA AttachB UnstrLen NumSegs LineOutputs
     lines: list[Line] = []
@@ -480,7 +514,7 @@ def parse_moordyn_file(path: str | Path) -> MoorDynDeck:
             raise err("OPTIONS", row, f"expected 'value name', got {' '.join(row.fields)!r}")
         options[row.fields[1]] = (row.fields[0], row.lineno)
 
-    deck = MoorDynDeck(path, line_types, points, lines, options, notes)
+    deck = MoorDynDeck(path, line_types, points, lines, options, notes, bodies)
     outputs = sections.get("OUTPUTS")
     if outputs is not None and outputs.rows:
         chans = " ".join(" ".join(r.fields) for r in outputs.rows)
@@ -491,6 +525,65 @@ def parse_moordyn_file(path: str | Path) -> MoorDynDeck:
         )
     _check_options(deck)
     return deck
+
+
+def _parse_bodies(path: Path, sec: _Section | None, err) -> dict[int, MDBody]:
+    """BODIES: ID Attachment X0 Y0 Z0 r0 p0 y0 Mass CG* I* Volume CdA* Ca* (MoorDyn-C
+    2.7.2's readBody: CG one value is z, I one value all three, CdA one value all six and
+    two values translational | rotational, Ca one value all three)."""
+    bodies: dict[int, MDBody] = {}
+    for row in (sec.rows if sec is not None else []):
+        f = row.fields
+        if len(f) < 14:
+            raise err("BODIES", row, f"14 columns needed (ID Attachment X0 Y0 Z0 r0 p0 y0 "
+                      f"Mass CG* I* Volume CdA* Ca*), got {len(f)}")
+        bid = _integer(path, row, "BODIES", "ID", f[0])
+        if bid != row.index:
+            raise err("BODIES", row, f"ID {f[0]}: body IDs must run 1, 2, 3, ... in order, "
+                      f"expected {row.index}")
+        word, _ = _point_ref(f[1])
+        if word in _FIXED:
+            kind = "fixed"
+        elif word in ("VESSEL", "VES", "COUPLED", "CPLD"):
+            kind = "coupled"
+        elif word in ("VESSELPINNED", "VESPIN", "CPLDPIN", "COUPLEDPINNED"):
+            raise err("BODIES", row, f"attachment '{f[1]}': pinned bodies (coupled "
+                      "translation, free rotation) are not supported")
+        else:
+            kind = "free"  # MoorDyn: anything else is free
+        cols = ("X0", "Y0", "Z0", "r0", "p0", "y0")
+        r6 = tuple(_number(path, row, "BODIES", c, f[2 + j]) for j, c in enumerate(cols))
+        M = _number(path, row, "BODIES", "Mass", f[8])
+        V = _number(path, row, "BODIES", "Volume", f[11])
+
+        def split(k: int, col: str, sizes: tuple[int, ...], f=f, row=row) -> list[float]:
+            parts = f[k].split("|")
+            if len(parts) not in sizes:
+                raise err("BODIES", row, f"{col} = {f[k]}: {' or '.join(map(str, sizes))} "
+                          "numbers separated by |")
+            return [_number(path, row, "BODIES", col, x) for x in parts]
+
+        cg = split(9, "CG*", (1, 3))
+        CG = (0.0, 0.0, cg[0]) if len(cg) == 1 else tuple(cg)
+        inertia = split(10, "I*", (1, 3))
+        Ib = tuple(inertia * 3) if len(inertia) == 1 else tuple(inertia)
+        cda = split(12, "CdA*", (1, 2, 3, 6))
+        if len(cda) == 1:
+            CdA = tuple(cda * 6)
+        elif len(cda) == 2:
+            CdA = (cda[0],) * 3 + (cda[1],) * 3
+        elif len(cda) == 3:
+            CdA = tuple(cda * 2)
+        else:
+            CdA = tuple(cda)
+        ca = split(13, "Ca*", (1, 3))
+        Ca = tuple(ca * 3) if len(ca) == 1 else tuple(ca)
+        for c, v in (("Mass", M), ("Volume", V), *(("I*", x) for x in Ib),
+                     *(("CdA*", x) for x in CdA), *(("Ca*", x) for x in Ca)):
+            if v < 0:
+                raise err("BODIES", row, f"{c} = {v:g} must be >= 0")
+        bodies[bid] = MDBody(bid, kind, r6, M, CG, Ib, V, CdA, Ca, row.lineno, row.index)
+    return bodies
 
 
 def _check_options(deck: MoorDynDeck) -> None:
@@ -883,6 +976,11 @@ def _line_case(deck: MoorDynDeck, line: Line, *, duration: float | None, dt: flo
     where = f"{name}:{line.lineno}: LINES row {line.index}"
     lt = deck.line_types[line.line_type]
     pa, pb = deck.points[line.a], deck.points[line.b]
+    for p in (pa, pb):
+        if p.kind == "body":
+            raise CaseError(f"{where}: point {p.id} is on body {p.body}: a deck with bodies "
+                            "runs as a system (moordyn_to_system; `tetherdyn run` without "
+                            "--line)")
     rho = deck.water_density
     g = deck.gravity
     gvec = np.array([0.0, 0.0, -g])
@@ -1281,13 +1379,18 @@ def moordyn_to_system(
     it; Free with its Mass, Volume, CdA and Ca), the deck's sea and step as
     :func:`moordyn_to_case` maps them for one line (docs/moordyn_input.md).
 
+    Bodies (``bodies/1``, …): Free and Fixed as the file gives them, a Coupled body held
+    where the file puts it; a point on a body (``Body1``) is where the lines on it attach
+    (its X, Y, Z in the body's axes; a point on a body with its own mass, volume, drag
+    or added mass is refused). Rods and pinned bodies are refused.
+
     ``initial_nodes``: ``{line ID: (N+1, 3) node positions [m]}`` at t = 0, end A to end B
     (e.g. MoorDyn's own start); other lines start straight between their points;
     ``initial_points``: ``{free point ID: position [m]}`` at t = 0 instead of the file's
     (e.g. after MoorDyn's initial-condition solve). MoorDyn's
     initial-condition solve (TmaxIC > 0) is not reproduced (system statics are not built
-    yet): a CaseWarning says so. Bodies and rods are refused by the parser (CaseError
-    naming the section and row), as are point forces.
+    yet): a CaseWarning says so. Rods are refused by the parser (CaseError naming the
+    section and row), as are point forces.
     """
     if duration is None:
         raise CaseError("solver.duration: a MoorDyn input file sets no simulation time; "
@@ -1304,8 +1407,19 @@ def moordyn_to_system(
             raise CaseError(f"motions[{pid}]: only Coupled/Vessel points take a motion")
     points: dict[str, dict] = {}
     pos0: dict[int, np.ndarray] = {}
+    from .rigid_body import quaternion_from_rpy  # (numba: not at import)
+    from .system_case import attachment_position
+
+    bodies = _system_bodies(deck, rho)
     for p in deck.points.values():
         where = f"{name}:{p.lineno}: POINTS row {p.index}"
+        if p.kind == "body":  # a line end on the body, where the point is on it
+            b = deck.bodies[p.body]
+            state = np.zeros(13)
+            state[:3] = b.r6[:3]
+            state[3:7] = quaternion_from_rpy(*np.radians(b.r6[3:]))
+            pos0[p.id] = attachment_position(state, np.array(p.r, dtype=float))
+            continue
         pos0[p.id] = np.array(p.r, dtype=float)
         if p.kind == "free" and p.id in (initial_points or {}):
             pos0[p.id] = np.asarray(initial_points[p.id], dtype=float)
@@ -1344,7 +1458,7 @@ def moordyn_to_system(
             "tether": {"axial_damping": float(_line_axial_damping(lt, length,
                                                                   ln.n_segments))},
             "model": {"type": "lumped_mass", "elements": ln.n_segments},
-            "start": {"point": str(ln.a)}, "end": {"point": str(ln.b)}}
+            "start": _system_end(deck.points[ln.a]), "end": _system_end(deck.points[ln.b])}
         if lt.EI > 0:
             spec["model"]["bending"] = True
         if ln.id in initial_nodes:
@@ -1355,8 +1469,9 @@ def moordyn_to_system(
                       "condition solve; tetherdyn starts the lines straight between their "
                       "points (system statics are not built yet)", CaseWarning, stacklevel=2)
     step, output_interval = _time_steps(deck, name, dt, output_interval)
-    return {
-        "name": f"{name} (MoorDyn deck: {len(lines)} lines, {len(points)} points)",
+    out = {
+        "name": f"{name} (MoorDyn deck: {len(lines)} lines, {len(points)} points"
+                + (f", {len(bodies)} bodies)" if bodies else ")"),
         "line_types": line_types,
         "lines": lines,
         "points": points,
@@ -1364,3 +1479,34 @@ def moordyn_to_system(
         "solver": {"method": "rk4", "dt": float(step), "duration": float(duration),
                    "output_interval": float(output_interval)},
     }
+    if bodies:
+        out["bodies"] = bodies
+    return out
+
+
+def _system_end(p: Point) -> dict:
+    """A system line end on MoorDyn point p: the point, or the body it is on and where."""
+    if p.kind == "body":
+        return {"body": str(p.body), "at": [float(x) for x in p.r]}
+    return {"point": str(p.id)}
+
+
+def _system_bodies(deck: MoorDynDeck, rho: float) -> dict[str, dict]:
+    """The system's bodies (docs/bodies.md keys) of the deck's BODIES rows: a Coupled body
+    held where the file puts it (no motion is given to it here), Ca per translational axis
+    as added_mass = Ca rho V, CdA's translational and rotational parts. Three or six CdA
+    values are taken as written (MoorDyn 2.7.2's reader drops the first: docs/bodies.md)."""
+    out: dict[str, dict] = {}
+    for b in deck.bodies.values():
+        spec: dict[str, Any] = {
+            "type": "fixed" if b.kind == "coupled" else b.kind,
+            "position": list(b.r6[:3]), "orientation_deg": list(b.r6[3:]),
+            "mass": b.M, "inertia": list(b.I), "center_of_gravity": list(b.CG),
+            "volume": b.V, "drag_area": list(b.CdA[:3]),
+            "rotational_drag_area": list(b.CdA[3:]),
+            "added_mass": [c * rho * b.V for c in b.Ca] + [0.0, 0.0, 0.0]}
+        if b.kind != "free":
+            for key in ("velocity", "angular_velocity"):
+                spec.pop(key, None)
+        out[str(b.id)] = spec
+    return out

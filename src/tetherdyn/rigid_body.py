@@ -34,6 +34,7 @@ from .sea import FLUID_OUT, HAS_SURFACE, RHO_WATER, WATER_LEVEL, fluid_at
 __all__ = [
     "Body", "Waterplane", "STATE_SIZE", "N_PROPS", "WORK_SIZE", "body_props",
     "initial_state", "attachment_kinematics", "add_attachment_load", "body_derivative",
+    "body_derivative_with",
     "normalize_quaternion", "quaternion_from_rpy", "rpy_from_quaternion",
     "rotation_matrix", "body_rates_from_rpy", "mass_matrix", "coupled_state",
     "body_errors", "body_loads",
@@ -64,8 +65,9 @@ NONE, WATERPLANE, MATRIX = 0, 1, 2
 _FL = 0  # fluid_at's out (8)
 _A = 8  # the 6x6 mass matrix, row-major (36), factored in place
 _B = 44  # right-hand side and solution (6)
+_X = 50  # body_derivative's zero extra mass matrix (36)
 #: entries body_derivative needs in its ``work`` array
-WORK_SIZE = 50
+WORK_SIZE = 86
 
 
 # -- rotations ------------------------------------------------------------------------------
@@ -404,7 +406,22 @@ def body_loads(t, state, f6_lines, props, sea_par, sea_current, sea_wind, sea_wa
 @kernel
 def body_derivative(t, state, f6_lines, props, sea_par, sea_current, sea_wind, sea_waves,
                     sea_grid, gx, gy, gz, work, out):
-    """d(state)/dt (13 entries, into ``out``) of a free body at time t [s].
+    """d(state)/dt (13 entries, into ``out``) of a free body at time t [s]: the body alone
+    (:func:`body_derivative_with` with no extra mass; ``work``: :data:`WORK_SIZE`)."""
+    for k in range(_X, _X + 36):
+        work[k] = 0.0
+    body_derivative_with(t, state, f6_lines, work[_X:_X + 36], props, sea_par, sea_current,
+                         sea_wind, sea_waves, sea_grid, gx, gy, gz, work, out)
+
+
+@kernel
+def body_derivative_with(t, state, f6_lines, m6_extra, props, sea_par, sea_current,
+                         sea_wind, sea_waves, sea_grid, gx, gy, gz, work, out):
+    """d(state)/dt (13 entries, into ``out``) of a free body at time t [s] carrying an extra
+    mass: ``m6_extra`` (36 entries, row-major) is added to the body's 6x6 mass matrix (about
+    the reference point, body axes, acting on [R^T a_ref, dw/dt]) — the line end nodes a
+    system lumps onto the body (models/system_bodies.py); their velocity-dependent inertia
+    is the caller's, in ``f6_lines``.
 
     ``f6_lines``: the lines' and points' load on the body, force [N] and moment about the
     reference point [N m], world axes (:func:`add_attachment_load`); ``props``:
@@ -443,6 +460,8 @@ def body_derivative(t, state, f6_lines, props, sea_par, sea_current, sea_wind, s
     b[5] -= wx * hy - wy * hx
     A = work[_A:_A + 36]
     _fill_mass(props, scale, A)
+    for k in range(36):
+        A[k] += m6_extra[k]
     _solve6(A, b)
     # kinematics: p' = v, q' = q (0, w) / 2, v' = R a_body, w' from the solve
     out[0] = vx
@@ -662,7 +681,7 @@ def body_errors(body: Body, environment, base_dir: Path | None, where: str) -> l
     """What a valid ``body`` cannot do in its case (a system's semantic check calls this):
     hydrostatics without ``environment.water_level`` (duck typed), a coupled body's CSV
     trajectory that cannot be read. Each message starts with the key path ``where`` (e.g.
-    ``bodies[2]``) and the body's key."""
+    ``bodies.buoy``) and the body's key."""
     errors = []
     if getattr(environment, "water_level", None) is None:
         for key in ("waterplane", "hydrostatic_stiffness"):

@@ -14,8 +14,14 @@ system's ``environment`` and ``solver``; its two ends are the points they attach
 Every line is validated as the single-line case it makes (:func:`tetherdyn.case.load_case`),
 its errors keyed by the line (``lines.<name>.tether.EA: ...``), so a line admits exactly
 what a single-line case of its model admits. ``initial: {shape: equilibrium}`` starts the
-system from its static equilibrium (system_statics.py). ``bodies`` are refused (not built
-yet), as are methods other than rk4 and rk45.
+system from its static equilibrium (system_statics.py; not with bodies). Methods other than
+rk4 and rk45 are refused.
+
+``bodies`` (name -> :class:`~tetherdyn.rigid_body.Body`, docs/bodies.md) are 6-DOF rigid
+bodies; a line end attaches to a body at a point fixed in it (``{body: NAME, at: [x, y,
+z]}``, body axes from its reference point). On a fixed body the line's end is a ``fixed``
+end where that point is; on a coupled or free body it is a ``free`` end without payload
+whose node models/system_bodies.py moves with the body.
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ from .case import (
     read_case_source,
 )
 from .initial import END_GAP_REL
+from .rigid_body import Body, attachment_kinematics, body_errors, coupled_state
+from .rigid_body import initial_state as body_initial_state
 
 __all__ = ["SystemCase", "load_system", "load_any", "is_system", "SYSTEM_METHODS",
            "SYSTEM_MODELS"]
@@ -56,9 +64,11 @@ class _Section(BaseModel):
 
 
 class LineEnd(_Section):
-    """One end of a line: the name of the point it attaches to."""
+    """One end of a line: the point it attaches to, or the body and where on it."""
 
-    point: str
+    point: str | None = None
+    body: str | None = None
+    at: Vec3 | None = None  # on a body: body axes, from its reference point [m]
 
 
 class LineInitial(_Section):
@@ -108,7 +118,8 @@ class _SystemModel(BaseModel):
     initial: SystemInitial = SystemInitial()
     line_types: dict[str, dict[str, Any]] = {}
     lines: dict[str, LineSpec]
-    points: dict[str, PointSpec]
+    points: dict[str, PointSpec] = {}
+    bodies: dict[str, Body] = {}
     environment: Environment = Environment()
     solver: Solver
 
@@ -123,8 +134,11 @@ class SystemCase:
     """A validated system case (build with :func:`load_system`).
 
     ``lines``: line name -> its single-line :class:`~tetherdyn.case.Case`; ``line_points``:
-    line name -> (start point, end point) names; ``points``: point name -> its
-    :class:`PointSpec`; ``point_positions``: point name -> position at t = 0 [m];
+    line name -> (start point, end point) names (None for an end on a body);
+    ``line_bodies``: line name -> per end None or (body name, attachment in body axes [m]);
+    ``points``: point name -> its :class:`PointSpec`; ``point_positions``: point name ->
+    position at t = 0 [m]; ``bodies``: body name -> its :class:`~tetherdyn.rigid_body.Body`;
+    ``body_states``: body name -> its 13 states at t = 0 (rigid_body.py's layout);
     ``environment``, ``solver``, ``method`` as a single-line case's.
     """
 
@@ -135,8 +149,14 @@ class SystemCase:
         self.base_dir = base_dir
         self.lines = lines
         self.line_points = {k: (v.start.point, v.end.point) for k, v in data.lines.items()}
+        self.line_bodies = {k: tuple(None if e.body is None else
+                                     (e.body, np.array(e.at or (0.0, 0.0, 0.0), dtype=float))
+                                     for e in (v.start, v.end))
+                            for k, v in data.lines.items()}
         self.points = dict(data.points)
         self.point_positions = positions
+        self.bodies = dict(data.bodies)
+        self.body_states = {k: body_state0(b, base_dir) for k, b in self.bodies.items()}
 
     @property
     def name(self) -> str | None:
@@ -164,6 +184,12 @@ class SystemCase:
         """The line ends on a point: (line name, 0 for its start / 1 for its end)."""
         return [(k, w) for k, ends in self.line_points.items()
                 for w, p in enumerate(ends) if p == point]
+
+    def attached_to_body(self, body: str) -> list[tuple[str, int, np.ndarray]]:
+        """The line ends on a body: (line name, 0 start / 1 end, attachment [m], body
+        axes)."""
+        return [(k, w, e[1]) for k, ends in self.line_bodies.items()
+                for w, e in enumerate(ends) if e is not None and e[0] == body]
 
     def to_yaml(self) -> str:
         """The case as YAML text (as given)."""
@@ -229,6 +255,41 @@ def _point_errors(name: str, p: PointSpec, n_lines: int) -> list[str]:
     return errors
 
 
+def body_state0(body: Body, base_dir: Path) -> np.ndarray:
+    """A body's 13 states at t = 0: a coupled body's from its trajectory (rigid_body.py's
+    layout)."""
+    if body.type != "coupled":
+        return body_initial_state(body)
+    pos, ang = body.motion(base_dir)
+    y = np.zeros(13)
+    coupled_state(pos.breaks, pos.coeffs, ang.breaks, ang.coeffs, 0.0, np.zeros((3, 3)), y)
+    return y
+
+
+def attachment_position(state: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """World position [m] of the body point ``at`` (body axes) with the body at ``state``."""
+    pos, vel = np.zeros(3), np.zeros(3)
+    attachment_kinematics(state, np.asarray(at, dtype=float), pos, vel)
+    return pos
+
+
+def _end_errors(name: str, which: str, e: LineEnd, data: _SystemModel) -> list[str]:
+    """A line end's own errors: one point or one body, known by name."""
+    key = f"lines.{name}.{which}"
+    if (e.point is None) == (e.body is None):
+        return [f"{key}: give point: NAME or body: NAME (with at: [x, y, z]), one of them"]
+    if e.point is not None:
+        if e.at is not None:
+            return [f"{key}.at: only an end on a body has an attachment position"]
+        if e.point not in data.points:
+            known = ", ".join(data.points) or "none"
+            return [f"{key}.point: unknown point {e.point!r} (points: {known})"]
+    elif e.body not in data.bodies:
+        known = ", ".join(data.bodies) or "none"
+        return [f"{key}.body: unknown body {e.body!r} (bodies: {known})"]
+    return []
+
+
 def _end_section(p: PointSpec) -> dict:
     """A line end's section in its single-line case, from the point it attaches to."""
     if p.type == "fixed":
@@ -244,7 +305,8 @@ def _end_section(p: PointSpec) -> dict:
 
 
 def _line_raw(name: str, spec: LineSpec, data: _SystemModel, raw: dict,
-              positions: dict[str, np.ndarray]) -> tuple[dict | None, list[str]]:
+              positions: dict[str, np.ndarray], body_states: dict[str, np.ndarray]
+              ) -> tuple[dict | None, list[str]]:
     """The single-line case mapping of line ``name``, or (None, errors)."""
     errors = []
     tether: dict[str, Any] = {}
@@ -264,36 +326,49 @@ def _line_raw(name: str, spec: LineSpec, data: _SystemModel, raw: dict,
     if mtype not in SYSTEM_MODELS:
         errors.append(f"lines.{name}.model.type: a system's lines are "
                       f"{' or '.join(SYSTEM_MODELS)} in this version (got {mtype!r})")
-    ends = (spec.start.point, spec.end.point)
-    for which, p in zip(("start", "end"), ends, strict=True):
-        if p not in data.points:
-            known = ", ".join(data.points) or "none"
-            errors.append(f"lines.{name}.{which}.point: unknown point {p!r} (points: {known})")
-    if ends[0] == ends[1]:
-        errors.append(f"lines.{name}.end.point: the line starts at {ends[0]!r} too (a line "
-                      "joins two points)")
-    if errors or any(p not in positions for p in ends):
-        return None, errors  # (a point's own error is reported by load_system)
+    ends = (spec.start, spec.end)
+    for which, e in zip(("start", "end"), ends, strict=True):
+        errors += _end_errors(name, which, e, data)
+    if ends[0].point is not None and ends[0].point == ends[1].point:
+        errors.append(f"lines.{name}.end.point: the line starts at {ends[0].point!r} too (a "
+                      "line joins two points)")
+    if errors or any(e.point not in positions if e.point is not None else
+                     e.body not in body_states for e in ends):
+        return None, errors  # (a point's or body's own error is reported by load_system)
+    # each end's position at t = 0, its section in the line's case, whether it moves
+    # with the system (free point, coupled or free body)
+    at0, sections, moving = [], [], []
+    for e in ends:
+        if e.point is not None:
+            at0.append(positions[e.point])
+            sections.append(_end_section(data.points[e.point]))
+            moving.append(data.points[e.point].type == "free")
+        else:
+            at0.append(attachment_position(body_states[e.body], e.at or (0.0, 0.0, 0.0)))
+            held = data.bodies[e.body].type == "fixed"
+            sections.append({"type": "fixed", "position": at0[-1].tolist()} if held
+                            else {"type": "free"})
+            moving.append(not held)
     line = {"name": f"{data.name or 'system'}: line {name}", "tether": tether,
             "model": dict(spec.model)}
     if "environment" in raw:
         line["environment"] = copy.deepcopy(raw["environment"])
-    line["start"] = _end_section(data.points[ends[0]])
-    line["end"] = _end_section(data.points[ends[1]])
+    line["start"], line["end"] = sections
     if spec.initial is not None:
         pts = [list(p) for p in spec.initial.points]
-        # held ends are checked by the line's case; a free point's end here
+        # held ends are checked by the line's case; an end moving with the system here
         allowed = END_GAP_REL * tether.get("length", 1.0) / max(1, spec.model.get("elements", 1))
-        for which, p, k in (("start", ends[0], 0), ("end", ends[1], len(pts) - 1)):
-            gap = float(np.linalg.norm(np.asarray(pts[k]) - positions[p]))
-            if data.points[p].type == "free" and gap > allowed:
+        for which, e, k, x0, mv in zip(("start", "end"), ends, (0, len(pts) - 1), at0, moving,
+                                       strict=True):
+            gap = float(np.linalg.norm(np.asarray(pts[k]) - x0))
+            if mv and gap > allowed:
+                where = f"point {e.point!r}" if e.point is not None else f"body {e.body!r}'s {e.at}"
                 errors.append(f"lines.{name}.initial.points[{k}]: the line's {which} must be "
-                              f"at point {p!r} {positions[p].tolist()} (off by {gap:.3g} m)")
+                              f"at {where} {x0.tolist()} (off by {gap:.3g} m)")
         line["initial"] = {"shape": "points", "points": pts}
     else:
-        # laid straight along the chord between its two points at t = 0
-        line["initial"] = {"shape": "points",
-                           "points": [positions[ends[0]].tolist(), positions[ends[1]].tolist()]}
+        # laid straight along the chord between its two ends at t = 0
+        line["initial"] = {"shape": "points", "points": [x.tolist() for x in at0]}
     if errors:
         return None, errors
     line["solver"] = copy.deepcopy(raw["solver"])
@@ -308,9 +383,6 @@ def load_system(source: str | Path | dict, *, base_dir: str | Path | None = None
     (``lines.<name>.…``, ``points.<name>.…``).
     """
     raw, folder = read_case_source(source, base_dir)
-    if "bodies" in raw:
-        raise CaseError("bodies: rigid bodies are not built yet (issue 19's next part); a "
-                        "system takes lines and points")
     for key in ("tether", "model", "start", "end"):
         if key in raw:
             raise CaseError(f"{key}: a system case gives each line's {key} under "
@@ -322,6 +394,9 @@ def load_system(source: str | Path | dict, *, base_dir: str | Path | None = None
     errors: list[str] = []
     if not data.lines:
         errors.append("lines: a system needs at least one line")
+    if data.initial.shape == "equilibrium" and data.bodies:
+        errors.append("initial.shape: the static equilibrium of a system with bodies is not "
+                      "built (system statics balances free points only)")
     method = data.solver.method or SYSTEM_METHODS[0]
     if method not in SYSTEM_METHODS:
         errors.append(f"solver.method: a system runs with {' or '.join(SYSTEM_METHODS)} "
@@ -336,11 +411,20 @@ def load_system(source: str | Path | dict, *, base_dir: str | Path | None = None
             errors.append(err)
         else:
             positions[name] = pos
+    body_states: dict[str, np.ndarray] = {}
+    for name, b in data.bodies.items():
+        errs = body_errors(b, data.environment, folder, f"bodies.{name}")
+        on = [k for k, s in data.lines.items() if name in (s.start.body, s.end.body)]
+        if not on and b.type != "free":
+            errs.append(f"bodies.{name}: no line ends on this {b.type} body")
+        errors += errs
+        if not errs:
+            body_states[name] = body_state0(b, folder)
     lines: dict[str, Case] = {}
     for name, spec in data.lines.items():
-        line, errs = _line_raw(name, spec, data, raw, positions)
-        if errs or any(p not in positions for p in (spec.start.point, spec.end.point)):
-            errors += errs  # (a point's own error is reported above)
+        line, errs = _line_raw(name, spec, data, raw, positions, body_states)
+        if line is None:
+            errors += errs  # (a point's or body's own error is reported above)
             continue
         try:
             lines[name] = load_case(line, base_dir=folder)

@@ -6,7 +6,10 @@ SystemCase -> LineSystem (models/system.py) -> integrate (the same Stepper as a 
 :func:`tetherdyn.results.results_table`), ``points/<name>`` with ``position``, ``velocity``
 and ``force`` (the net force of the lines on the point, each line end's start_force /
 end_force summed), and for a free point its own ``kinetic_energy`` and
-``potential_energy`` (the point body's: the lines' energies are in their groups).
+``potential_energy`` (the point body's: the lines' energies are in their groups), and
+``bodies/<name>`` with the body's ``position``, ``orientation`` (quaternion w, x, y, z),
+``roll_pitch_yaw``, ``velocity``, ``angular_velocity`` and the ``force`` and ``moment`` of
+the lines on it (a free body also its ``kinetic_energy`` and ``potential_energy``).
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from ._version import __version__
 from .integrate import IntegrationResult, integrate
 from .models.nodes import GX, PAYLOAD, WEIGHT
 from .models.system import LineSystem, build_system
+from .models.system_bodies import build_body_system
 from .results import ResultsTable, Variable, results_table
+from .rigid_body import mass_matrix, rotation_matrix, rpy_from_quaternion
 from .system_case import SystemCase, load_system
 
 if TYPE_CHECKING:
@@ -53,13 +58,16 @@ class SystemResults:
     points: dict[str, dict[str, Variable]]
     times: np.ndarray
     attrs: dict
+    bodies: dict[str, dict[str, Variable]] | None = None
 
     def to_datatree(self) -> xr.DataTree:
         """The results as an xarray.DataTree: ``/`` (attributes, time), ``lines/<name>``,
-        ``points/<name>``."""
+        ``points/<name>``, ``bodies/<name>``."""
         import xarray as xr
 
         axis = {"axis": ("axis", np.array(["x", "y", "z"]))}
+        body_coords = {**axis, "component": ("component", np.array(["w", "x", "y", "z"])),
+                       "angle": ("angle", np.array(["roll", "pitch", "yaw"]))}
         root = xr.Dataset(coords={"time": ("time", self.times, {"units": "s"})},
                           attrs=self.attrs)
         tree = {"/": root}
@@ -69,6 +77,11 @@ class SystemResults:
             ds = xr.Dataset({k: (d, v, a) for k, (d, v, a) in variables.items()},
                             coords={"time": ("time", self.times, {"units": "s"}), **axis})
             tree[f"points/{name}"] = ds
+        for name, variables in (self.bodies or {}).items():
+            ds = xr.Dataset({k: (d, v, a) for k, (d, v, a) in variables.items()},
+                            coords={"time": ("time", self.times, {"units": "s"}),
+                                    **body_coords})
+            tree[f"bodies/{name}"] = ds
         return xr.DataTree.from_dict(tree)
 
     def write(self, path: str | Path) -> Path:
@@ -90,7 +103,13 @@ def system_results(case: SystemCase, model: LineSystem, run: IntegrationResult
         table = results_table(case.lines[name], _LineView(m, outs[name]), sub)
         table.attrs.pop("case", None)  # the system's case is the root's
         table.attrs["line"] = name
-        table.attrs["start_point"], table.attrs["end_point"] = case.line_points[name]
+        for w, which in enumerate(("start", "end")):
+            on_body = case.line_bodies[name][w]
+            if on_body is None:
+                table.attrs[f"{which}_point"] = case.line_points[name][w]
+            else:
+                table.attrs[f"{which}_body"] = on_body[0]
+                table.attrs[f"{which}_at"] = on_body[1]
         lines[name] = table
     g = model.data.pscal[GX:GX + 3]
     points = {}
@@ -124,15 +143,74 @@ def system_results(case: SystemCase, model: LineSystem, run: IntegrationResult
             "units": "N", "long_name": "net force of the lines on the point (their end "
             "forces summed)"})
         points[name] = variables
+    bodies = _body_results(case, model, run, outs) if case.bodies else None
     attrs = dict(
         tetherdyn_version=__version__, model="system", method=case.method,
         dt=float(case.solver.dt), wall_time_s=float(run.wall_time_s),
         rhs_evaluations=int(run.rhs_evaluations), steps=int(run.steps),
         lines=len(model.line_models), points=len(case.points),
-        free_points=len(model.free_points), case=case.to_yaml())
+        free_points=len(model.free_points), bodies=len(case.bodies), case=case.to_yaml())
     if case.name:
         attrs["title"] = case.name
-    return SystemResults(lines, points, run.times, attrs)
+    return SystemResults(lines, points, run.times, attrs, bodies)
+
+
+def _body_results(case: SystemCase, model, run: IntegrationResult, outs: dict
+                  ) -> dict[str, dict[str, Variable]]:
+    """Each body's variables (module docstring): its motion, and the lines' force and
+    moment about its reference point, world axes (their end forces, results-format.md:
+    what each line exerts on its holder, at the attachment points)."""
+    states = model.body_states(run.times, run.states)
+    g = model.data.pscal[GX:GX + 3]
+    rho = case.environment.fluid_density
+    out = {}
+    for name, body in case.bodies.items():
+        y = states[name]
+        k = y.shape[0]
+        R = np.array([rotation_matrix(q) for q in y[:, 3:7]]).reshape(k, 3, 3)
+        force = np.zeros((k, 3))
+        moment = np.zeros((k, 3))
+        for line, w, at in case.attached_to_body(name):
+            f = outs[line]["end_force" if w else "start_force"]
+            force += f
+            moment += np.cross(R @ at, f)
+        v: dict[str, Variable] = {}
+        v["position"] = (("time", "axis"), y[:, 0:3], {
+            "units": "m", "long_name": "body reference point position"})
+        q = y[:, 3:7] / np.linalg.norm(y[:, 3:7], axis=1)[:, None]
+        v["orientation"] = (("time", "component"), q, {
+            "units": "1", "long_name": "unit quaternion body -> world (w, x, y, z)"})
+        v["roll_pitch_yaw"] = (("time", "angle"), np.array([rpy_from_quaternion(c) for c in q]
+                                                            ).reshape(k, 3), {
+            "units": "rad", "long_name": "roll, pitch, yaw: R = Rx(roll) Ry(pitch) Rz(yaw) "
+            "(docs/bodies.md)"})
+        v["velocity"] = (("time", "axis"), y[:, 7:10], {
+            "units": "m/s", "long_name": "body reference point velocity"})
+        v["angular_velocity"] = (("time", "axis"), y[:, 10:13], {
+            "units": "rad/s", "long_name": "angular velocity, body axes"})
+        v["force"] = (("time", "axis"), force, {
+            "units": "N", "long_name": "net force of the lines on the body (their end "
+            "forces summed)"})
+        v["moment"] = (("time", "axis"), moment, {
+            "units": "N m", "long_name": "moment of the lines on the body about its "
+            "reference point, world axes"})
+        if body.type == "free":
+            M = mass_matrix(body, 1.0 if rho > 0 else 0.0)
+            xi = np.concatenate([np.einsum("kji,kj->ki", R, y[:, 7:10]), y[:, 10:13]], axis=1)
+            ke = 0.5 * np.einsum("ki,ij,kj->k", xi, M, xi)
+            c = np.array(body.center_of_gravity)
+            cb = np.array(body.center_of_buoyancy if body.center_of_buoyancy is not None
+                          else body.center_of_gravity)
+            pe = -(body.mass * ((y[:, 0:3] + R @ c) @ g)
+                   - rho * body.volume * ((y[:, 0:3] + R @ cb) @ g))
+            v["kinetic_energy"] = (("time",), ke, {
+                "units": "J", "long_name": "kinetic energy of the body (with its added mass "
+                "in still water; the attached line ends' in their lines)"})
+            v["potential_energy"] = (("time",), pe, {
+                "units": "J", "long_name": "gravitational potential energy of the body's "
+                "weight and buoyancy (hydrostatic restoring not included)"})
+        out[name] = v
+    return out
 
 
 def run_system(case: SystemCase | dict | str | Path, *, progress: bool | None = None
@@ -140,7 +218,7 @@ def run_system(case: SystemCase | dict | str | Path, *, progress: bool | None = 
     """Run a system case (docs/systems.md) and return its :class:`SystemResults`."""
     if not isinstance(case, SystemCase):
         case = load_system(case)
-    model = build_system(case)
+    model = build_body_system(case) if case.bodies else build_system(case)
     s = case.solver
     y0, attrs = model.initial_state(), {}
     if case.initial_shape == "equilibrium":  # the static equilibrium (system_statics.py)

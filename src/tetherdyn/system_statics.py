@@ -384,6 +384,9 @@ def solve_system(case: SystemCase | dict | str, *, rtol: float = 1e-6, t: float 
     nothing converges (the point, its residual, the methods tried, what to try)."""
     if not isinstance(case, SystemCase):
         case = load_system(case)
+    if case.bodies:
+        raise CaseError("bodies: the static equilibrium of a system with rigid bodies is not "
+                        "built (system statics balances free points only)")
     t0 = time.perf_counter()
     ss = SystemStatics(case, rtol=rtol, t=t)
     x = np.concatenate([case.point_positions[p] for p in ss.free]) if ss.free else np.zeros(0)

@@ -1,5 +1,5 @@
 """Run a whole MoorDyn v2 deck (several lines and points) in MoorDyn 2.7.2 and record every
-line's end tensions and every free point's position.
+line's end tensions, every free point's position and every body's pose.
 
 The deck is copied into a work folder and initialised with ``moordyn.Init_NoIC`` (no
 initial-condition solve): MoorDyn lays each line from its own start (a catenary between its
@@ -38,7 +38,8 @@ def run_moordyn_system(deck: str | Path, *, duration: float,
     Returns dict: ``time`` (n_out,), ``initial_nodes`` {line ID: (N+1, 3)},
     ``initial_points`` {free point ID: (3,)},
     ``start_tension`` / ``end_tension`` {line ID: (n_out,)} [N] (NaN at t = 0),
-    ``points`` {free point ID: (n_out, 3)} [m], ``dt``, ``wall_time_s`` (in moordyn.Step),
+    ``points`` {free point ID: (n_out, 3)} [m], ``bodies`` {body ID: (n_out, 6)} (position
+    [m], MoorDyn's Euler XYZ angles [rad]), ``dt``, ``wall_time_s`` (in moordyn.Step),
     ``moordyn_version``.
     """
     import time
@@ -68,6 +69,10 @@ def run_moordyn_system(deck: str | Path, *, duration: float,
             raise RuntimeError(f"moordyn initialisation failed with code {err}")
         lines = {ln.id: (md.GetLine(system, ln.id), ln.n_segments) for ln in parsed.lines}
         points = {pid: md.GetPoint(system, pid) for pid in free}
+        bodies = {bid: md.GetBody(system, bid) for bid in parsed.bodies}
+        poses = {bid: np.empty((n_out, 6)) for bid in bodies}
+        for bid, h in bodies.items():
+            poses[bid][0] = [*md.GetBodyPos(h), *md.GetBodyAngle(h)]
         initial = {k: _node_positions(md, h, n + 1) for k, (h, n) in lines.items()}
         t0 = {k: np.full(n_out, np.nan) for k in lines}
         t1 = {k: np.full(n_out, np.nan) for k in lines}
@@ -86,6 +91,8 @@ def run_moordyn_system(deck: str | Path, *, duration: float,
                     t1[lid][j] = np.linalg.norm(md.GetLineNodeTen(h, n))
                 for pid, h in points.items():
                     pts[pid][j] = md.GetPointPos(h)
+                for bid, h in bodies.items():
+                    poses[bid][j] = [*md.GetBodyPos(h), *md.GetBodyAngle(h)]
     finally:
         if system is not None:
             with _quiet_fd(quiet):
@@ -93,5 +100,5 @@ def run_moordyn_system(deck: str | Path, *, duration: float,
         tmp.cleanup()
     return {"time": np.arange(n_out) * (stride * dt), "initial_nodes": initial,
             "initial_points": {pid: pos[0].copy() for pid, pos in pts.items()},
-            "start_tension": t0, "end_tension": t1, "points": pts, "dt": dt,
+            "start_tension": t0, "end_tension": t1, "points": pts, "bodies": poses, "dt": dt,
             "wall_time_s": wall, "moordyn_version": _moordyn_version()}

@@ -369,6 +369,26 @@ def remesh(t, y, d):
     return changed
 
 
+@inline_kernel
+def _line_instants(j, t, y, dydt, d, replay, M, node_off, tension, start_force, end_force,
+                   kinetic, potential, curvature, shear, eta, grounded, bed_force, winch_out):
+    """Output instant j's results of every line (lumped_mass.instant) after the system's
+    rhs at y (diagnostics' layout)."""
+    off = d.off
+    for k in range(n_lines(d)):
+        a = off[k]
+        b = off[k + 1]
+        n0 = node_off[k]
+        n1 = node_off[k + 1]
+        ke, pe = line_instant(j, t, y[a:b], dydt[a:b], line_data(d.stack, d.soff, k),
+                              replay, M, tension[:, n0 - k:n1 - k - 1],
+                              start_force[:, k], end_force[:, k], curvature[:, n0:n1],
+                              shear[:, n0 - k:n1 - k - 1], eta[:, n0:n1],
+                              grounded[:, n0:n1], bed_force[:, n0:n1], winch_out[:, k])
+        kinetic[j, k] = ke
+        potential[j, k] = pe
+
+
 @kernel
 def diagnostics(times, Y, d, replay, dydt, M, node_off, tension, start_force, end_force,
                 kinetic, potential, curvature, shear, eta, grounded, bed_force, winch_out):
@@ -377,22 +397,11 @@ def diagnostics(times, Y, d, replay, dydt, M, node_off, tension, start_force, en
     arrays: line k's nodes are columns node_off[k]:node_off[k + 1] of curvature, eta,
     grounded, bed_force, its elements the same less k (tension, shear); start_force,
     end_force, kinetic, potential and winch_out have a column per line."""
-    off = d.off
     for j in range(times.size):
-        y = Y[j]
-        rhs(times[j], y, dydt, d)
-        for k in range(n_lines(d)):
-            a = off[k]
-            b = off[k + 1]
-            n0 = node_off[k]
-            n1 = node_off[k + 1]
-            ke, pe = line_instant(j, times[j], y[a:b], dydt[a:b], line_data(d.stack, d.soff, k),
-                                  replay, M, tension[:, n0 - k:n1 - k - 1],
-                                  start_force[:, k], end_force[:, k], curvature[:, n0:n1],
-                                  shear[:, n0 - k:n1 - k - 1], eta[:, n0:n1],
-                                  grounded[:, n0:n1], bed_force[:, n0:n1], winch_out[:, k])
-            kinetic[j, k] = ke
-            potential[j, k] = pe
+        rhs(times[j], Y[j], dydt, d)
+        _line_instants(j, times[j], Y[j], dydt, d, replay, M, node_off, tension, start_force,
+                       end_force, kinetic, potential, curvature, shear, eta, grounded,
+                       bed_force, winch_out)
 
 
 def _stack(datas: list) -> tuple:
@@ -429,6 +438,7 @@ class LineSystem(Formulation):
     enforce = staticmethod(enforce)
     check = staticmethod(check)
     remesh = staticmethod(remesh)
+    diagnostics = staticmethod(diagnostics)
     run_fields = RUN_FIELDS
 
     def __init__(self, case: SystemCase) -> None:
@@ -543,7 +553,7 @@ class LineSystem(Formulation):
                   np.zeros((k, tot)), np.zeros((k, tot)), np.zeros((k, tot, 3)),
                   np.zeros((k, L, 6)))
         Yc = np.array(Y, dtype=float, order="C")
-        diagnostics(times, Yc, d, replay, np.empty(Yc.shape[1]), np.empty((3, 3)), node_off,
+        self.diagnostics(times, Yc, d, replay, np.empty(Yc.shape[1]), np.empty((3, 3)), node_off,
                     *arrays)
         out = {}
         tension, f0, f1, ke, pe, curv, shear, eta, grounded, bed_force, wout = arrays
@@ -559,7 +569,8 @@ class LineSystem(Formulation):
 
 
 def build_system(case: SystemCase) -> LineSystem:
-    """The system model of a validated system case, frozen (models/base.py)."""
+    """The system model of a validated system case, frozen (models/base.py); a case with
+    bodies: models.system_bodies.build_body_system."""
     model = LineSystem(case)
     model.freeze()
     return model

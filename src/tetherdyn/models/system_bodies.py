@@ -1,0 +1,428 @@
+"""Rigid bodies in a system of lines and points (issue 19; docs/systems.md, docs/bodies.md).
+
+:class:`BodySystem` is a :class:`~tetherdyn.models.system.LineSystem` with 6-DOF bodies
+(rigid_body.py's physics, unchanged). The state vector is the line system's, then each
+free body's 13 states (rigid_body.py's layout):
+
+``y = [lines …, free points …, body f0 (13), body f1 (13), …]``
+
+A line end on a body sits at a point fixed in the body (``at``, body axes):
+
+- on a **fixed** body it is the line's own ``fixed`` end (system_case.py puts it there);
+- on a **coupled** body (6-DOF trajectory) or a **free** body it is a free end of the line
+  without payload whose node rows are the attachment point's position and velocity
+  (rigid_body.attachment_kinematics), copied in before every evaluation; its rates are the
+  point's velocity and acceleration a_O + α × r + ω × (ω × r).
+
+A free body carries the end nodes on it **lumped onto the body** (as MoorDyn's Body sums
+its attached points' forces and masses, Body::doRHS / Point::getNetForceAndMass): the end
+node is rigidly attached, so its mass matrix M_end (lumped line mass and the added mass of
+its half element, nodes.mass_matrix_of) moves with the body. Its share of the body's 6x6
+mass matrix about the reference point, body axes, acting on [Rᵀ a_O, ω̇], is
+
+    [[M_b, −M_b [r]×], [[r]× M_b, −[r]× M_b [r]×]],   M_b = Rᵀ M_end R,
+
+and its load on the body is its line's nodal load F_end (tension, weight, buoyancy,
+drag, seabed) less M_end ω × (ω × R r) (the node's centripetal acceleration), at the
+attachment point (rigid_body.add_attachment_load). The body's own loads (weight,
+buoyancy, hydrostatics, drag, fluid inertia) are rigid_body's, with the sea of the
+system's environment (line 0's sea arrays). rigid_body.body_derivative_with solves the
+6x6 system with the extra mass; MoorDyn leaves the centripetal term out (it is needed for
+the energy to hold: tests). Cost: one pass over the attachments and a 6x6 Cholesky solve
+per free body, on top of the line system's: linear in the total nodes; no allocation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .._jit import inline_kernel, kernel
+from ..boundary import eval_motion
+from ..rigid_body import (
+    N_PROPS,
+    WORK_SIZE,
+    _rot,
+    add_attachment_load,
+    attachment_kinematics,
+    body_derivative_with,
+    body_props,
+    coupled_state,
+    normalize_quaternion,
+)
+from ..sea import SEA_ACTIVE
+from .nodes import ADDED_N, ADDED_T, GX, MASS, mass_matrix_of
+from .system import RUN_FIELDS as SYSTEM_RUN_FIELDS
+from .system import (
+    LineSystem,
+    SystemData,
+    _line_instants,
+    _points,
+    _sync,
+    line_data,
+    line_rhs,
+    n_lines,
+)
+from .system import enforce as system_enforce
+
+if TYPE_CHECKING:
+    from ..system_case import SystemCase
+
+__all__ = ["BodySystem", "build_body_system", "FIXED", "FREE", "COUPLED"]
+
+#: body kinds (btype)
+FIXED, FREE, COUPLED = 0, 1, 2
+_KINDS = {"fixed": FIXED, "free": FREE, "coupled": COUPLED}
+
+BodyData = namedtuple(
+    "BodyData",
+    [
+        *SystemData._fields,
+        # bodies: count, kind, rigid_body.body_props rows, states at t = 0 (a fixed body's
+        # for all time), index among the free bodies (-1: not free), first free body state
+        "n_bodies", "btype", "bprops", "bstate0", "bfree", "bo",
+        # coupled bodies' trajectories: breaks and coefficients of all of them stacked;
+        # btraj[b] = (position breaks start, stop, position coeffs start, stop, angle
+        # breaks start, stop, angle coeffs start, stop)
+        "tbreaks", "tcoeffs", "btraj",
+        # attachments (line ends on coupled or free bodies): rows (line, 0 start / 1 end,
+        # body, node index) and the point in body axes [m]
+        "att", "atr",
+        # work: body states now, derivatives, world acceleration of O and angular
+        # acceleration, the lines' f6 on each body, extra (lumped) 6x6 mass, scratch
+        "bstate", "bdy", "bacc", "bf6", "bm6", "bwork", "bm", "bvec",
+    ],
+)
+RUN_FIELDS = (*SYSTEM_RUN_FIELDS, "bstate", "bdy", "bacc", "bf6", "bm6", "bwork", "bm",
+              "bvec")
+
+
+@inline_kernel
+def _cross(ax, ay, az, bx, by, bz):
+    return ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+
+
+@inline_kernel
+def _end_mass(ld, i, sea, M):
+    """The 3x3 mass matrix [kg] of line data ld's end node i, as a free point carries it
+    (models/system.py: nodes.mass_matrix_of, its lumped mass and the added mass of its
+    element, scaled by the medium with the sea)."""
+    n = ld.n_nodes
+    if sea:
+        mass_matrix_of(i, n, ld.node[i, MASS], ld.elem, ld.wadd, 0, 1, ld.tangent, False, M)
+    else:
+        mass_matrix_of(i, n, ld.node[i, MASS], ld.elem, ld.elem, ADDED_N, ADDED_T,
+                       ld.tangent, False, M)
+
+
+@inline_kernel
+def _coupled_acceleration(d, b, t, st, acc):
+    """A coupled body's acceleration at t: acc[0:3] the reference point's [m/s^2], acc[3:6]
+    the angular acceleration [rad/s^2], world axes, of R = Rx(φ) Ry(θ) Rz(ψ): ω = e_x φ' +
+    u θ' + v ψ' with u = Rx e_y, v = Rx Ry e_z, so α = e_x φ'' + u θ'' + v ψ'' + φ'θ' e_x × u
+    + ψ' (e_x φ' + u θ') × v."""
+    m = d.bm
+    tr = d.btraj[b]
+    eval_motion(d.tbreaks[tr[0]:tr[1]], d.tcoeffs[tr[2]:tr[3]], t, m)
+    for a in range(3):
+        acc[a] = m[2, a]
+    eval_motion(d.tbreaks[tr[4]:tr[5]], d.tcoeffs[tr[6]:tr[7]], t, m)
+    r, p = m[0, 0], m[0, 1]
+    dr, dp, dy = m[1, 0], m[1, 1], m[1, 2]
+    cr, sr, cp, sp = math.cos(r), math.sin(r), math.cos(p), math.sin(p)
+    ux, uy, uz = 0.0, cr, sr
+    vx, vy, vz = sp, -sr * cp, cr * cp
+    e1x, e1y, e1z = _cross(1.0, 0.0, 0.0, ux, uy, uz)
+    e2x, e2y, e2z = _cross(dr + ux * dp, uy * dp, uz * dp, vx, vy, vz)
+    acc[3] = m[2, 0] + ux * m[2, 1] + vx * m[2, 2] + dr * dp * e1x + dy * e2x
+    acc[4] = uy * m[2, 1] + vy * m[2, 2] + dr * dp * e1y + dy * e2y
+    acc[5] = uz * m[2, 1] + vz * m[2, 2] + dr * dp * e1z + dy * e2z
+
+
+@inline_kernel
+def _body_states(t, y, d):
+    """Every body's state at t into d.bstate (free: from y; coupled: its trajectory, with
+    its acceleration into d.bacc; fixed: as at t = 0)."""
+    for b in range(d.n_bodies):
+        st = d.bstate[b]
+        k = d.btype[b]
+        if k == FREE:
+            o = d.bo + 13 * d.bfree[b]
+            for c in range(13):
+                st[c] = y[o + c]
+        elif k == COUPLED:
+            tr = d.btraj[b]
+            coupled_state(d.tbreaks[tr[0]:tr[1]], d.tcoeffs[tr[2]:tr[3]],
+                          d.tbreaks[tr[4]:tr[5]], d.tcoeffs[tr[6]:tr[7]], t, d.bm, st)
+            _coupled_acceleration(d, b, t, st, d.bacc[b])
+        else:
+            for c in range(13):
+                st[c] = d.bstate0[b, c]
+
+
+@inline_kernel
+def _attach_sync(y, d):
+    """The attachment points' positions and velocities into the line end node rows on
+    them (d.bstate current)."""
+    pos = d.bvec[0:3]
+    vel = d.bvec[3:6]
+    for e in range(d.att.shape[0]):
+        k, b, i = d.att[e, 0], d.att[e, 2], d.att[e, 3]
+        attachment_kinematics(d.bstate[b], d.atr[e], pos, vel)
+        a = d.off[k]
+        ns = d.stack.n_nodes[k]
+        for c in range(3):
+            y[a + 3 * i + c] = pos[c]
+            y[a + 3 * ns + 3 * i + c] = vel[c]
+
+
+@inline_kernel
+def _bodies(t, y, dydt, d):
+    """The free bodies' rates with the line end nodes lumped on them, and the rates of the
+    line end nodes on every moving body (module docstring). Needs every line's rhs."""
+    ld0 = line_data(d.stack, d.soff, 0)
+    sea = ld0.sea_par[SEA_ACTIVE] != 0.0
+    M = d.pmass[d.n_points]  # a spare 3x3 (models/system.py's)
+    F = d.bvec[0:3]
+    for b in range(d.n_bodies):
+        for c in range(6):
+            d.bf6[b, c] = 0.0
+        for c in range(36):
+            d.bm6[b, c] = 0.0
+    for e in range(d.att.shape[0]):
+        k, b, i = d.att[e, 0], d.att[e, 2], d.att[e, 3]
+        if d.btype[b] != FREE:
+            continue
+        st = d.bstate[b]
+        ld = line_data(d.stack, d.soff, k)
+        _end_mass(ld, i, sea, M)
+        R = _rot(st[3], st[4], st[5], st[6])
+        r = d.atr[e]
+        rw0 = R[0] * r[0] + R[1] * r[1] + R[2] * r[2]
+        rw1 = R[3] * r[0] + R[4] * r[1] + R[5] * r[2]
+        rw2 = R[6] * r[0] + R[7] * r[1] + R[8] * r[2]
+        w0 = R[0] * st[10] + R[1] * st[11] + R[2] * st[12]
+        w1 = R[3] * st[10] + R[4] * st[11] + R[5] * st[12]
+        w2 = R[6] * st[10] + R[7] * st[11] + R[8] * st[12]
+        t0, t1, t2 = _cross(w0, w1, w2, rw0, rw1, rw2)
+        c0, c1, c2 = _cross(w0, w1, w2, t0, t1, t2)  # centripetal ω × (ω × r)
+        for a in range(3):
+            F[a] = ld.force[i, a] - (M[a, 0] * c0 + M[a, 1] * c1 + M[a, 2] * c2)
+        add_attachment_load(st, r, F, d.bf6[b])
+        # M_b = R^T M R and its 6x6 blocks with [r]x (body axes)
+        m6 = d.bm6[b]
+        Mb = d.bm[0:3, 0:3]
+        for p in range(3):
+            for q in range(3):
+                s = 0.0
+                for u in range(3):
+                    for v in range(3):
+                        s += R[3 * u + p] * M[u, v] * R[3 * v + q]
+                Mb[p, q] = s
+        rx = ((0.0, -r[2], r[1]), (r[2], 0.0, -r[0]), (-r[1], r[0], 0.0))
+        for p in range(3):
+            for q in range(3):
+                m6[6 * p + q] += Mb[p, q]
+                mr = 0.0  # (M_b [r]x)[p, q]
+                rm = 0.0  # ([r]x M_b)[p, q]
+                rmr = 0.0  # ([r]x M_b [r]x)[p, q]
+                for u in range(3):
+                    mr += Mb[p, u] * rx[u][q]
+                    rm += rx[p][u] * Mb[u, q]
+                    for v in range(3):
+                        rmr += rx[p][u] * Mb[u, v] * rx[v][q]
+                m6[6 * p + 3 + q] -= mr
+                m6[6 * (3 + p) + q] += rm
+                m6[6 * (3 + p) + 3 + q] -= rmr
+    g = d.pscal
+    for b in range(d.n_bodies):
+        if d.btype[b] != FREE:
+            continue
+        st = d.bstate[b]
+        out = d.bdy[b]
+        body_derivative_with(t, st, d.bf6[b], d.bm6[b], d.bprops[b], ld0.sea_par,
+                             ld0.sea_current, ld0.sea_wind, ld0.sea_waves, ld0.sea_grid,
+                             g[GX], g[GX + 1], g[GX + 2], d.bwork, out)
+        o = d.bo + 13 * d.bfree[b]
+        for c in range(13):
+            dydt[o + c] = out[c]
+        R = _rot(st[3], st[4], st[5], st[6])
+        for a in range(3):
+            d.bacc[b, a] = out[7 + a]
+            d.bacc[b, 3 + a] = R[3 * a] * out[10] + R[3 * a + 1] * out[11] + R[3 * a + 2] * out[12]
+    # every moving end node: velocity v + ω × r, acceleration a + α × r + ω × (ω × r)
+    for e in range(d.att.shape[0]):
+        k, b, i = d.att[e, 0], d.att[e, 2], d.att[e, 3]
+        st = d.bstate[b]
+        R = _rot(st[3], st[4], st[5], st[6])
+        r = d.atr[e]
+        rw0 = R[0] * r[0] + R[1] * r[1] + R[2] * r[2]
+        rw1 = R[3] * r[0] + R[4] * r[1] + R[5] * r[2]
+        rw2 = R[6] * r[0] + R[7] * r[1] + R[8] * r[2]
+        w0 = R[0] * st[10] + R[1] * st[11] + R[2] * st[12]
+        w1 = R[3] * st[10] + R[4] * st[11] + R[5] * st[12]
+        w2 = R[6] * st[10] + R[7] * st[11] + R[8] * st[12]
+        t0, t1, t2 = _cross(w0, w1, w2, rw0, rw1, rw2)
+        c0, c1, c2 = _cross(w0, w1, w2, t0, t1, t2)
+        acc = d.bacc[b]
+        l0, l1, l2 = _cross(acc[3], acc[4], acc[5], rw0, rw1, rw2)
+        a = d.off[k]
+        ns = d.stack.n_nodes[k]
+        dydt[a + 3 * i] = st[7] + t0
+        dydt[a + 3 * i + 1] = st[8] + t1
+        dydt[a + 3 * i + 2] = st[9] + t2
+        dydt[a + 3 * ns + 3 * i] = acc[0] + l0 + c0
+        dydt[a + 3 * ns + 3 * i + 1] = acc[1] + l1 + c1
+        dydt[a + 3 * ns + 3 * i + 2] = acc[2] + l2 + c2
+
+
+@kernel
+def rhs(t, y, dydt, d):
+    """dy/dt of the system with bodies: the bodies' states and the line ends on them, every
+    line's own rhs, the free points (models/system.py), then the bodies."""
+    _sync(y, d)
+    _body_states(t, y, d)
+    _attach_sync(y, d)
+    off = d.off
+    for k in range(n_lines(d)):
+        line_rhs(t, y[off[k]:off[k + 1]], dydt[off[k]:off[k + 1]],
+                 line_data(d.stack, d.soff, k))
+    _points(t, y, dydt, d)
+    _bodies(t, y, dydt, d)
+
+
+@kernel
+def enforce(t, y, d):
+    """The line system's enforce (held ends, free points into their line ends), then the
+    free bodies' quaternions to unit norm and the bodies' attachment points into the line
+    ends on them."""
+    system_enforce(t, y, d)
+    for b in range(d.n_bodies):
+        if d.btype[b] == FREE:
+            o = d.bo + 13 * d.bfree[b]
+            normalize_quaternion(y[o:o + 13])
+    _body_states(t, y, d)
+    _attach_sync(y, d)
+
+
+@kernel
+def diagnostics(times, Y, d, replay, dydt, M, node_off, tension, start_force, end_force,
+                kinetic, potential, curvature, shear, eta, grounded, bed_force, winch_out):
+    """models/system.diagnostics with this module's rhs (the line ends on bodies move with
+    them)."""
+    for j in range(times.size):
+        rhs(times[j], Y[j], dydt, d)
+        _line_instants(j, times[j], Y[j], dydt, d, replay, M, node_off, tension, start_force,
+                       end_force, kinetic, potential, curvature, shear, eta, grounded,
+                       bed_force, winch_out)
+
+
+class BodySystem(LineSystem):
+    """Lines, points and 6-DOF bodies (module docstring). ``bodies``: body names in
+    order; ``free_bodies``: the free ones, in state order."""
+
+    rhs = staticmethod(rhs)
+    enforce = staticmethod(enforce)
+    diagnostics = staticmethod(diagnostics)
+    run_fields = RUN_FIELDS
+
+    def __init__(self, case: SystemCase) -> None:
+        super().__init__(case)
+        self.bodies = list(case.bodies)
+        self.free_bodies = [b for b in self.bodies if case.bodies[b].type == "free"]
+        B = len(self.bodies)
+        env = case.environment
+        g = float(np.linalg.norm(env.gravity))
+        btype = np.array([_KINDS[case.bodies[b].type] for b in self.bodies] or [0],
+                         dtype=np.int64)
+        bprops = np.zeros((max(B, 1), N_PROPS))
+        bstate0 = np.zeros((max(B, 1), 13))
+        for j, b in enumerate(self.bodies):
+            bprops[j] = body_props(case.bodies[b], env.fluid_density, g)
+            bstate0[j] = case.body_states[b]
+        bfree = np.array([self.free_bodies.index(b) if b in self.free_bodies else -1
+                          for b in self.bodies] or [-1], dtype=np.int64)
+        bo = self.n_state
+        self.n_state = bo + 13 * len(self.free_bodies)
+        breaks, coeffs = [np.zeros(0)], [np.zeros((0, 3, 4))]
+        nb = nc = 0
+        btraj = np.zeros((max(B, 1), 8), dtype=np.int64)
+        for j, name in enumerate(self.bodies):
+            body = case.bodies[name]
+            if body.type != "coupled":
+                continue
+            for h, tr in enumerate(body.motion(case.base_dir)):
+                btraj[j, 4 * h:4 * h + 4] = (nb, nb + tr.breaks.size, nc,
+                                             nc + tr.coeffs.shape[0])
+                breaks.append(tr.breaks)
+                coeffs.append(tr.coeffs)
+                nb += tr.breaks.size
+                nc += tr.coeffs.shape[0]
+        names = list(self.line_models)
+        att, atr = [], []
+        for name in self.bodies:
+            if case.bodies[name].type == "fixed":
+                continue  # the line's own fixed end
+            for line, w, at in case.attached_to_body(name):
+                n = self.line_models[line].data.n_nodes
+                att.append((names.index(line), w, self.bodies.index(name), 0 if w == 0 else
+                            n - 1))
+                atr.append(at)
+        self.data = BodyData(
+            *self.data, n_bodies=B, btype=btype, bprops=bprops, bstate0=bstate0, bfree=bfree, bo=bo,
+            tbreaks=np.concatenate(breaks), tcoeffs=np.ascontiguousarray(
+                np.concatenate(coeffs)), btraj=btraj,
+            att=np.array(att, dtype=np.int64).reshape(-1, 4),
+            atr=np.array(atr, dtype=float).reshape(-1, 3),
+            bstate=bstate0.copy(), bdy=np.zeros((max(B, 1), 13)),
+            bacc=np.zeros((max(B, 1), 6)), bf6=np.zeros((max(B, 1), 6)),
+            bm6=np.zeros((max(B, 1), 36)), bwork=np.zeros(WORK_SIZE), bm=np.zeros((3, 3)),
+            bvec=np.zeros(6))
+
+    def body_slice(self, body: str) -> slice:
+        """A free body's slice of the state vector (13 entries, rigid_body.py's layout)."""
+        b = int(self.data.bo) + 13 * self.free_bodies.index(body)
+        return slice(b, b + 13)
+
+    def initial_state(self) -> np.ndarray:
+        """The line system's initial state, then each free body's state at t = 0."""
+        parts = [m.initial_state() for m in self.line_models.values()]
+        for p in self.free_points:
+            parts.append(np.concatenate([self.case.point_positions[p], np.zeros(3)]))
+        for b in self.free_bodies:
+            parts.append(self.case.body_states[b])
+        y = np.concatenate(parts)
+        self.enforce(0.0, y, self.data)
+        return y
+
+    def body_states(self, times: np.ndarray, Y: np.ndarray) -> dict[str, np.ndarray]:
+        """Each body's 13 states at the output instants (free: from the states; coupled:
+        its trajectory; fixed: constant)."""
+        out = {}
+        m = np.zeros((3, 3))
+        for j, name in enumerate(self.bodies):
+            kind = self.data.btype[j]
+            if kind == FREE:
+                out[name] = np.array(Y[:, self.body_slice(name)])
+            elif kind == COUPLED:
+                tr = self.data.btraj[j]
+                d = self.data
+                s = np.zeros((times.size, 13))
+                for i, t in enumerate(times):
+                    coupled_state(d.tbreaks[tr[0]:tr[1]], d.tcoeffs[tr[2]:tr[3]],
+                                  d.tbreaks[tr[4]:tr[5]], d.tcoeffs[tr[6]:tr[7]], float(t),
+                                  m, s[i])
+                out[name] = s
+            else:
+                out[name] = np.tile(self.data.bstate0[j], (times.size, 1))
+        return out
+
+
+def build_body_system(case: SystemCase) -> BodySystem:
+    """The system model of a validated system case with bodies, frozen (models/base.py)."""
+    model = BodySystem(case)
+    model.freeze()
+    return model
