@@ -282,8 +282,6 @@ def _vec(v) -> str:
 def _cmd_statics(args: argparse.Namespace) -> int:
     import time
 
-    import yaml
-
     from .models import build_model
     from .start import initial_state
 
@@ -320,17 +318,7 @@ def _cmd_statics(args: argparse.Namespace) -> int:
           f"weight {eq.weight:.6g} N (tolerance {eq.tol / eq.weight:.3g})")
     print(f"solver      : {eq.method}, {eq.iterations} iterations, {wall:.3g} s")
     if args.output:
-        raw = eq.to_case_dict()
-        out = Path(args.output)
-        try:  # the written case must load and run from where it is written
-            load_case(raw, base_dir=out.parent)
-        except CaseError as exc:
-            raise CaseError(f"{out}: the shape's case would not load from {out.parent} "
-                            f"(write it next to the case file): {exc}") from None
-        out.write_text(f"# the static equilibrium of {Path(args.case).name} "
-                       f"(tetherdyn statics: {eq.method}, residual {eq.residual:.3g} N)\n"
-                       + yaml.safe_dump(raw, sort_keys=False))
-        print(f"wrote {out}")
+        _write_shape_case(eq, args, load_case)
     if args.results or args.plot:
         table = eq.results()
         table.attrs.update(start.attrs)
@@ -346,13 +334,30 @@ def _cmd_statics(args: argparse.Namespace) -> int:
     return 0
 
 
+def _write_shape_case(eq, args: argparse.Namespace, load) -> None:
+    """Write ``tetherdyn statics -o``'s case (the equilibrium as ``initial.points``), after
+    checking with ``load`` (load_case or load_system) that it loads from where it is
+    written."""
+    import yaml
+
+    raw = eq.to_case_dict()
+    out = Path(args.output)
+    try:  # the written case must load and run from where it is written
+        load(raw, base_dir=out.parent)
+    except CaseError as exc:
+        raise CaseError(f"{out}: the shape's case would not load from {out.parent} "
+                        f"(write it next to the case file): {exc}") from None
+    out.write_text(f"# the static equilibrium of {Path(args.case).name} "
+                   f"(tetherdyn statics: {eq.method}, residual {eq.residual:.3g} N)\n"
+                   + yaml.safe_dump(raw, sort_keys=False))
+    print(f"wrote {out}")
+
+
 def _statics_system(case, args: argparse.Namespace) -> int:
     """``tetherdyn statics`` on a system case (system_statics.py): per line its end
     tensions and touchdown, per point its position and residual; the shape as a case
     (lines' ``initial.points``, free points' positions) or a results file (one time)."""
     import time
-
-    import yaml
 
     from .system_case import load_system
     from .system_statics import solve_system
@@ -382,17 +387,7 @@ def _statics_system(case, args: argparse.Namespace) -> int:
           f"weight {eq.weight:.6g} N (tolerance {eq.tol / eq.weight:.3g})")
     print(f"solver      : {eq.method}, {eq.iterations} iterations, {wall:.3g} s")
     if args.output:
-        raw = eq.to_case_dict()
-        out = Path(args.output)
-        try:  # the written case must load and run from where it is written
-            load_system(raw, base_dir=out.parent)
-        except CaseError as exc:
-            raise CaseError(f"{out}: the shape's case would not load from {out.parent} "
-                            f"(write it next to the case file): {exc}") from None
-        out.write_text(f"# the static equilibrium of {Path(args.case).name} "
-                       f"(tetherdyn statics: {eq.method}, residual {eq.residual:.3g} N)\n"
-                       + yaml.safe_dump(raw, sort_keys=False))
-        print(f"wrote {out}")
+        _write_shape_case(eq, args, load_system)
     if args.results or args.plot:
         import numpy as np
 
