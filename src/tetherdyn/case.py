@@ -1166,9 +1166,11 @@ def _sea_errors(case: Case) -> list[str]:
     wl = env.water_level
     sea = wl is not None or env.waves is not None or env.seabed is not None
     g = env.gravity
-    if sea and (g[0] != 0.0 or g[1] != 0.0 or g[2] >= 0.0):
+    # zero gravity keeps z up (MoorDyn's g = 0 decks); waves need g for their dispersion
+    if sea and (g[0] != 0.0 or g[1] != 0.0 or g[2] > 0.0
+                or (g[2] == 0.0 and env.waves is not None)):
         errors.append("environment.gravity: the sea (water_level, waves, seabed) needs "
-                      "gravity along -z (z up)")
+                      "gravity along -z (z up; zero gravity only without waves)")
     if wl is None:
         for key in ("air_density", "wind", "waves"):
             if key in raw:

@@ -384,6 +384,7 @@ def parse_moordyn_file(path: str | Path) -> MoorDynDeck:
 
     # LINE TYPES: TypeName Diam Mass/m EA BA/-zeta EI Cd Ca CdAx CaAx [Cl dF cF]
     line_types: dict[str, LineType] = {}
+    viv: dict[str, tuple[_Row, str]] = {}
     for row in sections["LINE TYPES"].rows:
         f = row.fields
         if len(f) < 10:
@@ -394,11 +395,8 @@ def parse_moordyn_file(path: str | Path) -> MoorDynDeck:
             raise err("LINE TYPES", row, f"10 columns needed, got {len(f)}{hint}")
         cols = ("Diam", "Mass/m", "EA", "BA/-zeta", "EI", "Cd", "Ca", "CdAx", "CaAx")
         vals = {c: _number(path, row, "LINE TYPES", c, f[1 + j]) for j, c in enumerate(cols)}
-        if len(f) > 10:
-            cl = _number(path, row, "LINE TYPES", "Cl", f[10])
-            if cl != 0.0:
-                raise err("LINE TYPES", row, f"Cl = {f[10]}: vortex-induced vibration (VIV) "
-                          "lift is not supported (set Cl to 0)")
+        if len(f) > 10 and _number(path, row, "LINE TYPES", "Cl", f[10]) != 0.0:
+            viv[f[0]] = (row, f[10])  # refused below if a line of this type has inner nodes
         for c in ("Diam", "Mass/m", "EA"):
             if vals[c] <= 0:
                 raise err("LINE TYPES", row, f"{c} = {f[cols.index(c) + 1]} must be > 0")
@@ -506,6 +504,17 @@ def parse_moordyn_file(path: str | Path) -> MoorDynDeck:
         if nseg < 1:
             raise err("LINES", row, f"NumSegs = {f[5]} must be >= 1")
         lines.append(Line(lid, f[1], ends[0], ends[1], length, nseg, row.lineno, row.index))
+    # MoorDyn's VIV lift acts on a line's inner nodes only (Line.cpp, Lf: i != 0 && i != N)
+    viv_notes = []
+    for type_name, (row, cl) in viv.items():
+        inner = [ln.id for ln in lines if ln.line_type == type_name and ln.n_segments > 1]
+        if inner:
+            raise err("LINE TYPES", row, f"Cl = {cl}: vortex-induced vibration (VIV) lift is "
+                      f"not supported (set Cl to 0; line {inner[0]} of this type has inner "
+                      "nodes)")
+        viv_notes.append(f"{name}:{row.lineno}: LINE TYPES row {row.index}: Cl = {cl}: not "
+                         "used: MoorDyn's VIV lift acts on inner nodes only, and every line "
+                         f"of type '{type_name}' has one segment")
 
     # OPTIONS: "value name" rows
     options: dict[str, tuple[str, int]] = {}
@@ -515,6 +524,7 @@ def parse_moordyn_file(path: str | Path) -> MoorDynDeck:
         options[row.fields[1]] = (row.fields[0], row.lineno)
 
     deck = MoorDynDeck(path, line_types, points, lines, options, notes, bodies)
+    deck.warnings.extend(viv_notes)
     outputs = sections.get("OUTPUTS")
     if outputs is not None and outputs.rows:
         chans = " ".join(" ".join(r.fields) for r in outputs.rows)
