@@ -97,14 +97,18 @@ def _run(deck: Path, duration: float, output_interval: float, dt: float,
     return run_system(case, progress=False)
 
 
-def _figure(time, panels, figure_dir: Path, name: str) -> str:
+def _figure(time, panels, figure_dir: Path, name: str, t_max: tuple = ()) -> str:
+    """Ours against MoorDyn's, one panel per (label, (ours, theirs)); ``t_max``: each
+    panel's last time shown [s] (None: all)."""
     import matplotlib.figure
 
     fig = matplotlib.figure.Figure(figsize=(8.0, 3.2))
     for j, (label, (ours, theirs)) in enumerate(panels):
         ax = fig.add_subplot(1, len(panels), j + 1)
-        ax.plot(time, theirs, label="MoorDyn 2.7.2")
-        ax.plot(time, ours, "--", label="tetherdyn")
+        end = t_max[j] if j < len(t_max) and t_max[j] is not None else time[-1]
+        k = time <= end + 1e-12
+        ax.plot(time[k], theirs[k], label="MoorDyn 2.7.2")
+        ax.plot(time[k], ours[k], "--", label="tetherdyn")
         ax.set_xlabel("time [s]")
         ax.set_ylabel(label)
         ax.legend(fontsize=8)
@@ -156,7 +160,7 @@ def check_pendulum(full: bool = True, figure_dir: Path | None = None) -> Row:
     if figure_dir is not None:
         figure = _figure(r["time"], [("line 1 tension at the point [N]", r["hist"]["1B"]),
                                      ("point 2 x [m]", r["hist"]["x"])],
-                         figure_dir, "moordyn_system_pendulum.png")
+                         figure_dir, "moordyn_system_pendulum.png", t_max=(3.0, None))
     t_end = float(r["time"][-1])
     return Row(
         name=f"{name} ({t_end:.3g} s)",
