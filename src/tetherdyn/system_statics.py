@@ -1,5 +1,5 @@
-"""Statics of a system: free points at their equilibrium, every line hanging in its own
-(issue 19, "Statics"; docs/systems.md, "Statics").
+"""Statics of a system: free points and free bodies at their equilibrium, every line
+hanging in its own (issue 19, "Statics"; docs/systems.md, "Statics").
 
 The approach is MoorPy's (Hall, MoorPy ``System.solveEquilibrium``): the unknowns are the
 free points' positions ``x`` (3 per point). For given ``x`` each line is a single-line case
@@ -16,10 +16,11 @@ stalls, dynamic relaxation of the whole system (its compiled RK4 step, velocitie
 down every chunk) brings the points near, and Newton polishes from there.
 
 Converged when every line meets its own test (``max |F_free| <= rtol × its weight``,
-docs/statics.md) and every free point's ``|R_p| <= rtol × W``, with ``W`` the system's
-weight (the lines' statics weights plus each free point's ``|m − ρV| g`` and current
-drag), else :class:`~tetherdyn.statics.StaticsError` naming the point, its residual and
-what to try.
+docs/statics.md), every free point's ``|R_p| <= rtol × W`` and every free body's
+``|F| <= rtol × W``, ``|M| <= rtol × W × L_b`` (below), with ``W`` the system's weight (the
+lines' statics weights plus each free point's ``|m − ρV| g`` and current drag and each
+free body's ``|m − ρV| g``), else :class:`~tetherdyn.statics.StaticsError` naming the
+point or body, its residual and what to try.
 
 Bodies (issue 19): a free body adds 6 unknowns, its reference point's position and a
 rotation vector θ [rad] (world axes) turning it from its starting orientation q₀: q =
@@ -51,6 +52,7 @@ from .models import build_model
 from .models.system import LineSystem, build_system
 from .models.system_bodies import build_body_system
 from .rigid_body import (
+    WORK_SIZE,
     body_loads,
     body_props,
     rotation_matrix,
@@ -205,7 +207,7 @@ class SystemStatics:
         first = next(iter(self.model.line_models.values())).data
         self._sea = (first.sea_par, first.sea_current, first.sea_wind, first.sea_waves,
                      first.sea_grid)
-        self._work = np.zeros(128)
+        self._work = np.zeros(WORK_SIZE)
         self._out6 = np.zeros(6)
         # L_b: the moment's length scale of each free body (module docstring)
         self.size = {b: max([1.0] + [float(np.linalg.norm(at)) for _, _, at in
