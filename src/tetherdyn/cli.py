@@ -355,8 +355,10 @@ def _write_shape_case(eq, args: argparse.Namespace, load) -> None:
 
 def _statics_system(case, args: argparse.Namespace) -> int:
     """``tetherdyn statics`` on a system case (system_statics.py): per line its end
-    tensions and touchdown, per point its position and residual; the shape as a case
-    (lines' ``initial.points``, free points' positions) or a results file (one time)."""
+    tensions and touchdown, per point its position and residual, per body its position,
+    roll/pitch/yaw, the lines' force and moment on it and (free) its residual; the shape
+    as a case (lines' ``initial.points``, free points' positions, free bodies' poses) or a
+    results file (one time)."""
     import time
 
     from .system_case import load_system
@@ -366,12 +368,16 @@ def _statics_system(case, args: argparse.Namespace) -> int:
     eq = solve_system(case)
     wall = time.perf_counter() - t0
     free = sum(p.type == "free" for p in case.points.values())
+    bodies = (f", {len(case.bodies)} bodies, "
+              f"{sum(b.type == 'free' for b in case.bodies.values())} free"
+              if case.bodies else "")
     print(f"case        : {case.name or args.case}  (system: {len(case.lines)} lines, "
-          f"{len(case.points)} points, {free} free)")
-    width = max(len(k) for k in list(case.lines) + list(case.points))
+          f"{len(case.points)} points, {free} free{bodies})")
+    width = max(len(k) for k in list(case.lines) + list(case.points) + list(case.bodies))
     for name, leq in eq.lines.items():
         t_start, t_end = leq.end_tensions
-        a, b = case.line_points[name]
+        a, b = (p if p is not None else f"body {on[0]}" for p, on in
+                zip(case.line_points[name], case.line_bodies[name], strict=True))
         text = f"end tension start ({a}) {t_start:.6g} N, end ({b}) {t_end:.6g} N"
         if case.environment.seabed is not None:
             td = leq.touchdown
@@ -383,19 +389,29 @@ def _statics_system(case, args: argparse.Namespace) -> int:
         if spec.type == "free":
             text += f", residual {eq.point_residuals[name]:.3g} N"
         print(f"point {name:<{width}} : {text}")
+    import numpy as np
+
+    for name, body in case.bodies.items():
+        f6 = eq.body_forces[name]
+        text = (f"{body.type:<7} {_vec(eq.bodies[name][:3])} m, roll/pitch/yaw "
+                f"{_vec(np.degrees(eq.roll_pitch_yaw(name)))} deg, line force "
+                f"{_vec(f6[:3])} N, moment {_vec(f6[3:])} N m")
+        if body.type == "free":
+            f, m = eq.body_residuals[name]
+            text += f", residual {f:.3g} N, {m:.3g} N m"
+        print(f"body  {name:<{width}} : {text}")
     print(f"residual    : {eq.residual:.3g} N, {eq.residual / eq.weight:.3g} of the system's "
           f"weight {eq.weight:.6g} N (tolerance {eq.tol / eq.weight:.3g})")
     print(f"solver      : {eq.method}, {eq.iterations} iterations, {wall:.3g} s")
     if args.output:
         _write_shape_case(eq, args, load_system)
     if args.results or args.plot:
-        import numpy as np
-
         from .integrate import IntegrationResult
         from .models.system import build_system
+        from .models.system_bodies import build_body_system
         from .system_run import system_results
 
-        model = build_system(case)
+        model = build_body_system(case) if case.bodies else build_system(case)
         run = IntegrationResult(times=np.array([0.0]), states=eq.state(model)[None, :],
                                 rhs_evaluations=0, wall_time_s=0.0, steps=0,
                                 data=model.data)

@@ -14,8 +14,8 @@ system's ``environment`` and ``solver``; its two ends are the points they attach
 Every line is validated as the single-line case it makes (:func:`tetherdyn.case.load_case`),
 its errors keyed by the line (``lines.<name>.tether.EA: ...``), so a line admits exactly
 what a single-line case of its model admits. ``initial: {shape: equilibrium}`` starts the
-system from its static equilibrium (system_statics.py; not with bodies). Methods other than
-rk4 and rk45 are refused.
+system from its static equilibrium (system_statics.py; free bodies included). Methods
+other than rk4 and rk45 are refused.
 
 ``bodies`` (name -> :class:`~tetherdyn.rigid_body.Body`, docs/bodies.md) are 6-DOF rigid
 bodies; a line end attaches to a body at a point fixed in it (``{body: NAME, at: [x, y,
@@ -394,9 +394,6 @@ def load_system(source: str | Path | dict, *, base_dir: str | Path | None = None
     errors: list[str] = []
     if not data.lines:
         errors.append("lines: a system needs at least one line")
-    if data.initial.shape == "equilibrium" and data.bodies:
-        errors.append("initial.shape: the static equilibrium of a system with bodies is not "
-                      "built (system statics balances free points only)")
     method = data.solver.method or SYSTEM_METHODS[0]
     if method not in SYSTEM_METHODS:
         errors.append(f"solver.method: a system runs with {' or '.join(SYSTEM_METHODS)} "

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["moorpy_available", "moorpy_version", "moorpy_restoring"]
+__all__ = ["moorpy_available", "moorpy_version", "moorpy_restoring", "moorpy_body_stiffness"]
 
 
 def moorpy_available() -> bool:
@@ -65,3 +65,34 @@ def moorpy_restoring(spread: dict, offsets) -> dict:
         grounded.append([float(line.LBot) for line in ms.lineList])
     return {"force": np.array(force), "fairlead_tension": np.array(tension),
             "grounded": np.array(grounded)}
+
+
+def moorpy_body_stiffness(spread: dict, pose, *, dx: float = 0.01, dth: float = 1e-3
+                          ) -> dict:
+    """MoorPy's 6x6 stiffness of the lines on a coupled body at ``pose`` (x, y, z [m],
+    roll, pitch, yaw [rad]; MoorPy's ``r6``), the fairleads attached to it at their
+    positions in ``spread`` relative to the body: ``getCoupledStiffness(lines_only=True)``
+    (central differences of the lines' load, each line's catenary re-solved, steps ``dx``
+    [m] and ``dth`` [rad]; MoorPy's defaults are 0.1 and 0.1) and the analytic
+    ``getCoupledStiffnessA(lines_only=True)``. Rows force [N], moment about the body's
+    reference point [N m]; columns displacement [m], rotation [rad]."""
+    import moorpy as mp
+
+    s = spread
+    ms = mp.System(depth=s["depth"], rho=s["rho"], g=s["g"])
+    ln = s["line"]
+    ms.setLineType(name="line", lineType=dict(d_vol=ln["d_vol"], m=ln["m"], EA=ln["EA"],
+                                              material="chain"))
+    body = ms.addBody(-1, np.asarray(pose, dtype=float))
+    for k, head in enumerate(np.radians(s["headings_deg"])):
+        c, sn = np.cos(head), np.sin(head)
+        ms.addPoint(1, [s["anchor_radius"] * c, s["anchor_radius"] * sn, -s["depth"]])
+        fair = [s["fairlead_radius"] * c, s["fairlead_radius"] * sn, s["fairlead_z"]]
+        ms.addPoint(1, fair)
+        body.attachPoint(2 * k + 2, fair)
+        ms.addLine(s["length"], "line", pointA=2 * k + 1, pointB=2 * k + 2)
+    ms.initialize()
+    ms.solveEquilibrium()
+    K = np.asarray(ms.getCoupledStiffness(dx=dx, dth=dth, lines_only=True), dtype=float)
+    KA = np.asarray(ms.getCoupledStiffnessA(lines_only=True), dtype=float)
+    return {"K": K, "K_analytic": KA}
