@@ -54,7 +54,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("tetherdyn.results", "tetherdyn.statics", "tetherdyn.start", "tetherdyn.simulate",
      "tetherdyn.steady",
      "tetherdyn.cosim", "tetherdyn.moordyn_input", "tetherdyn.export", "tetherdyn.plot",
-     "tetherdyn.system_run", "tetherdyn.system_statics", "tetherdyn.system_plot"),
+     "tetherdyn.system_run", "tetherdyn.system_statics", "tetherdyn.system_plot",
+     "tetherdyn.system_cosim"),
     # many runs
     ("tetherdyn.batch",),
     ("tetherdyn.identify", "tetherdyn.optimize"),

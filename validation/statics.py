@@ -24,6 +24,7 @@ import yaml
 from tetherdyn.case import CaseError, _Loader, load_case
 from tetherdyn.models import build_model
 from tetherdyn.statics import StaticsError, solve
+from tetherdyn.system_case import is_system
 
 from . import Row, register, save_figure
 
@@ -42,7 +43,7 @@ SECONDS = 2.0
 # =========================================================================================
 
 def example_cases() -> dict[str, tuple[dict, Path]]:
-    """Every bundled example case (raw dict, folder for its relative paths), with
+    """Every bundled single-line example case (raw dict, folder for its relative paths), with
     ``initial: {shape: equilibrium}`` and no guess (points, direction, velocity dropped).
     swingup_ga.yaml is an optimisation file: its ``base_case`` is the case."""
     out = {}
@@ -50,6 +51,8 @@ def example_cases() -> dict[str, tuple[dict, Path]]:
         raw = yaml.load(path.read_text(), Loader=_Loader)  # noqa: S506 - the case reader's
         if "base_case" in raw:
             raw = raw["base_case"]
+        if is_system(raw):  # a system (vessel_tms_rov.yaml): not a single-line statics case
+            continue
         raw["initial"] = {"shape": "equilibrium"}
         out[path.stem] = (raw, EXAMPLES)
     return out

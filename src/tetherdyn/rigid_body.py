@@ -37,7 +37,7 @@ __all__ = [
     "body_derivative_with",
     "normalize_quaternion", "quaternion_from_rpy", "rpy_from_quaternion",
     "rotation_matrix", "body_rates_from_rpy", "mass_matrix", "coupled_state",
-    "body_errors", "body_loads",
+    "body_errors", "body_loads", "rpy_rates_from_body_rates",
 ]
 
 #: entries of one body's state
@@ -133,6 +133,22 @@ def body_rates_from_rpy(roll, pitch, yaw, droll, dpitch, dyaw):
     cy, sy = math.cos(yaw), math.sin(yaw)
     return (cp * cy * droll + sy * dpitch, -cp * sy * droll + cy * dpitch,
             sp * droll + dyaw)
+
+
+def rpy_rates_from_body_rates(roll: float, pitch: float, yaw: float, wx: float, wy: float,
+                              wz: float) -> tuple[float, float, float]:
+    """Roll, pitch, yaw rates [rad/s] of the angular velocity (wx, wy, wz) [rad/s] in body
+    axes at roll, pitch, yaw [rad]: :func:`body_rates_from_rpy` solved for the rates,
+    cos(pitch) droll = cos(yaw) wx - sin(yaw) wy, dpitch = sin(yaw) wx + cos(yaw) wy,
+    dyaw = wz - sin(pitch) droll. Raises ValueError at pitch = +-pi/2 (gimbal lock: the
+    rates are not defined there)."""
+    cp, sp = math.cos(pitch), math.sin(pitch)
+    cy, sy = math.cos(yaw), math.sin(yaw)
+    if abs(cp) < 1e-9:
+        raise ValueError(f"pitch {pitch:g} rad: roll and yaw rates are not defined at "
+                         "pitch = +-pi/2 (gimbal lock)")
+    droll = (cy * wx - sy * wy) / cp
+    return droll, sy * wx + cy * wy, wz - sp * droll
 
 
 # -- kernels ------------------------------------------------------------------------------

@@ -32,7 +32,8 @@ from .system_case import SystemCase, load_system
 if TYPE_CHECKING:
     import xarray as xr
 
-__all__ = ["run_system", "SystemResults", "system_results"]
+__all__ = ["run_system", "SystemResults", "system_results", "system_model",
+           "system_initial_state"]
 
 
 class _LineView:
@@ -213,23 +214,35 @@ def _body_results(case: SystemCase, model, run: IntegrationResult, outs: dict
     return out
 
 
+def system_model(case: SystemCase) -> LineSystem:
+    """The system model of a validated system case (with bodies: a BodySystem)."""
+    return build_body_system(case) if case.bodies else build_system(case)
+
+
+def system_initial_state(case: SystemCase, model: LineSystem) -> tuple[np.ndarray, dict]:
+    """(y0, attrs): the state a run of the system starts from — each line as its
+    ``initial`` lays it, or with ``initial: {shape: equilibrium}`` the static equilibrium
+    (system_statics.py) — and the results' ``initial_*`` attributes (docs/systems.md)."""
+    if case.initial_shape != "equilibrium":
+        return model.initial_state(), {}
+    from .system_statics import solve_system
+
+    eq = solve_system(case)
+    attrs = dict(initial_shape="equilibrium", initial_equilibrium_method=eq.method,
+                 initial_equilibrium_residual=float(eq.residual),
+                 initial_equilibrium_relative_residual=float(eq.residual / eq.weight),
+                 initial_equilibrium_iterations=int(eq.iterations))
+    return eq.state(model), attrs
+
+
 def run_system(case: SystemCase | dict | str | Path, *, progress: bool | None = None
                ) -> SystemResults:
     """Run a system case (docs/systems.md) and return its :class:`SystemResults`."""
     if not isinstance(case, SystemCase):
         case = load_system(case)
-    model = build_body_system(case) if case.bodies else build_system(case)
+    model = system_model(case)
     s = case.solver
-    y0, attrs = model.initial_state(), {}
-    if case.initial_shape == "equilibrium":  # the static equilibrium (system_statics.py)
-        from .system_statics import solve_system
-
-        eq = solve_system(case)
-        y0 = eq.state(model)
-        attrs = dict(initial_shape="equilibrium", initial_equilibrium_method=eq.method,
-                     initial_equilibrium_residual=float(eq.residual),
-                     initial_equilibrium_relative_residual=float(eq.residual / eq.weight),
-                     initial_equilibrium_iterations=int(eq.iterations))
+    y0, attrs = system_initial_state(case, model)
     run = integrate(model, case.method, s.dt, s.duration, s.output_interval, rtol=s.rtol,
                     atol=s.atol, max_steps=s.max_steps, progress=progress, y0=y0)
     res = system_results(case, model, run)

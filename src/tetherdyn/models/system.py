@@ -533,6 +533,49 @@ class LineSystem(Formulation):
             first += m.n_elements
         return best
 
+    def point_motions(self, data: tuple, point: str) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The (breaks [s], coeffs) a coupled point's line ends follow in the run ``data``
+        (boundary.py's layout; views into the stacked breaks0/coeffs0, breaks1/coeffs1:
+        the step API rewrites them in place, system_cosim.py), one pair per line end."""
+        s, o = data.stack, data.soff
+        out = []
+        for k, name in enumerate(self.line_models):
+            for w, p in enumerate(self.case.line_points[name]):
+                if p == point:
+                    b, c = (s.breaks0, s.coeffs0) if w == 0 else (s.breaks1, s.coeffs1)
+                    fb, fc = (_B0, _C0) if w == 0 else (_B1, _C1)
+                    out.append((b[o[fb, k]:o[fb, k + 1]], c[o[fc, k]:o[fc, k + 1]]))
+        return out
+
+    def end_forces(self, t: float, y: np.ndarray, out: np.ndarray,
+                   data: tuple | None = None) -> None:
+        """Forces [N] every line exerts on its start (out[k, 0]) and end (out[k, 1])
+        holders at state y, time t (the results' start_force / end_force, line k in the
+        order of ``lines``) with a run's ``data`` (None: the model's own); no allocation
+        after the first call (scratch kept on the model; the step API's, system_cosim.py).
+        Leaves the run's work arrays at (t, y) (the bodies' states in ``bstate``) and the
+        element tensions in ``self._probe[5]`` (line_outputs' stacked layout, columns
+        node_off[k] - k to node_off[k + 1] - k - 1 for line k, node_off = ``self._probe[4]``)."""
+        if getattr(self, "_probe", None) is None:
+            models = list(self.line_models.values())
+            L = len(models)
+            n = np.array([m.n_nodes for m in models])
+            node_off = np.concatenate([[0], np.cumsum(n)]).astype(np.int64)
+            tot, tot_e = int(n.sum()), int(n.sum()) - L
+            self._probe = (np.zeros(1), np.zeros((1, self.n_state)), np.empty(self.n_state),
+                           np.empty((3, 3)), node_off, np.zeros((1, tot_e)),
+                           np.empty((1, L, 3)), np.empty((1, L, 3)), np.empty((1, L)),
+                           np.empty((1, L)), np.zeros((1, tot)), np.zeros((1, tot_e)),
+                           np.zeros((1, tot)), np.zeros((1, tot)), np.zeros((1, tot, 3)),
+                           np.zeros((1, L, 6)))
+        p = self._probe
+        p[0][0] = t
+        p[1][0] = y
+        # the run's own friction anchors, not replayed (not changed): nodes.end_forces' rule
+        self.diagnostics(p[0], p[1], self.data if data is None else data, False, *p[2:])
+        out[:, 0] = p[6][0]
+        out[:, 1] = p[7][0]
+
     def line_outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None
                      ) -> dict[str, dict]:
         """Each line's results variables (LumpedMass.outputs' dict) at states Y, with the

@@ -97,7 +97,9 @@ BodyData = namedtuple(
     ],
 )
 RUN_FIELDS = (*SYSTEM_RUN_FIELDS, "bstate", "bdy", "bacc", "bf6", "bm6", "bwork", "bm",
-              "bvec")
+              "bvec",
+              # per run: the step API rewrites a coupled body's motion (system_cosim.py)
+              "tbreaks", "tcoeffs")
 
 
 @inline_kernel
@@ -386,6 +388,15 @@ class BodySystem(LineSystem):
         """A free body's slice of the state vector (13 entries, rigid_body.py's layout)."""
         b = int(self.data.bo) + 13 * self.free_bodies.index(body)
         return slice(b, b + 13)
+
+    def body_motion(self, data: tuple, body: str
+                    ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+        """A coupled body's ((breaks, coeffs) of its position, (breaks, coeffs) of its roll,
+        pitch, yaw [rad]) in the run ``data`` (boundary.py's layout; views into tbreaks and
+        tcoeffs: the step API rewrites them in place, system_cosim.py)."""
+        tr = data.btraj[self.bodies.index(body)]
+        return ((data.tbreaks[tr[0]:tr[1]], data.tcoeffs[tr[2]:tr[3]]),
+                (data.tbreaks[tr[4]:tr[5]], data.tcoeffs[tr[6]:tr[7]]))
 
     def initial_state(self) -> np.ndarray:
         """The line system's initial state, then each free body's state at t = 0."""
