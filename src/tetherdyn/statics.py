@@ -1012,8 +1012,56 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
                 "equilibrium (its ends are closer than L/√2: docs/statics.md, 'No "
                 "equilibrium'); the held roll's twisting moment is what that proof lacks, "
                 "and no equilibrium was found with it either")
+            hint += _twist_needed(twin, best, t)
     raise _error(best.model, best.y, t, best.residual, tol, tried, node=best.worst,
                  hint=hint)
+
+
+def twist_precession_chord(x: float) -> float:
+    """The least chord / length [-] of a tensioned, unloaded Kirchhoff rod pinned at one
+    end whose tangent precesses about the internal force P by at most x [rad]
+    (docs/statics.md, "No equilibrium", step 5): every tangent lies in the spherical
+    triangle of the pole P̂ and two equator points x apart, inside the cap about its
+    circumcentre of angular radius ρ, cos ρ = cos(x/2) / sqrt(1 + cos²(x/2)); x = 0 is
+    the planar bound 1/√2."""
+    c = math.cos(0.5 * x)
+    return c / math.sqrt(1.0 + c * c)
+
+
+def _twist_needed(twin, best: Equilibrium, t: float) -> str:
+    """What an equilibrium of the twisted line needs, where the untwisted ``twin`` (GJ = 0)
+    provably has none: a total twist |Θ| ≥ Θ* [rad], i.e. a twisting moment |GJ τ| =
+    GJ |Θ| / L ≥ EI x* / L [N m], x* the precession at which twist_precession_chord
+    reaches the chord (a proven necessary condition, docs/statics.md, "No equilibrium",
+    step 5), with the twist the solver's best state has; "" where it does not apply."""
+    case = twin.case
+    tt = case.tether
+    ends = [case.end_state(w, t) for w in ("start", "end")]
+    length = float(tt.length)
+    chord = float(np.linalg.norm(np.asarray(ends[1][0]) - np.asarray(ends[0][0])))
+    EI, GJ = float(tt.EI or 0.0), float(best.model.case.tether.GJ or 0.0)
+    if not (EI > 0.0 and GJ > 0.0) or chord >= length / math.sqrt(2.0):
+        return ""
+    lo, hi = 0.0, math.pi
+    for _ in range(60):  # twist_precession_chord falls from 1/√2 at 0 to 0 at π
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if twist_precession_chord(mid) > chord / length else (lo, mid)
+    x = 0.5 * (lo + hi)
+    h = 1e-6  # the bound holds for the stretched length too where ℓ f(|M| ℓ / EI) grows
+    if (twist_precession_chord(x + h) - twist_precession_chord(x - h)) / (2 * h) * x \
+            + twist_precession_chord(x) <= 0.0:
+        return ""
+    theta = math.nan
+    m = best.model
+    if getattr(m, "twist_mode", 0) != 0 and hasattr(m.data, "tw"):
+        F = np.empty(m.n_q)
+        m.force(t, best.y, F, m.data)
+        theta = float(m.data.tw[0])
+    return (f"; with the twist, an equilibrium needs a total twist |Θ| ≥ {x * EI / GJ:.3g} "
+            f"rad (a twisting moment GJ|Θ|/L ≥ {x * EI / length:.3g} N m: the tangent "
+            f"precesses about the internal force by at most |M| L/EI, and by less than "
+            f"{x:.3g} rad the chord cannot be as short as {chord:.4g} m; docs/statics.md, "
+            f"'No equilibrium', step 5); the solver's best state has Θ = {theta:.3g} rad")
 
 
 def _no_equilibrium(model, y: np.ndarray, t: float) -> str:
