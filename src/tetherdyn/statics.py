@@ -1051,17 +1051,23 @@ def _twist_needed(twin, best: Equilibrium, t: float) -> str:
     if (twist_precession_chord(x + h) - twist_precession_chord(x - h)) / (2 * h) * x \
             + twist_precession_chord(x) <= 0.0:
         return ""
-    theta = math.nan
+    theta = tracked = math.nan
     m = best.model
     if getattr(m, "twist_mode", 0) != 0 and hasattr(m.data, "tw"):
         F = np.empty(m.n_q)
+        m.force(t, best.y, F, m.data)
+        tracked = float(m.data.tw[0])  # the branch the solve carried (nearest its last)
+        if hasattr(m, "reset_twist"):
+            m.reset_twist()  # the branch nearest the rolls' difference, as a run takes it
         m.force(t, best.y, F, m.data)
         theta = float(m.data.tw[0])
     return (f"; with the twist, an equilibrium needs a total twist |Θ| ≥ {x * EI / GJ:.3g} "
             f"rad (a twisting moment GJ|Θ|/L ≥ {x * EI / length:.3g} N m: the tangent "
             f"precesses about the internal force by at most |M| L/EI, and by less than "
             f"{x:.3g} rad the chord cannot be as short as {chord:.4g} m; docs/statics.md, "
-            f"'No equilibrium', step 5); the solver's best state has Θ = {theta:.3g} rad")
+            f"'No equilibrium', step 5); the solver's best state has Θ = {theta:.3g} rad "
+            f"on the branch nearest the held rolls' difference (the branch a run from it "
+            f"takes; the solve had carried it to {tracked:.3g} rad)")
 
 
 def _no_equilibrium(model, y: np.ndarray, t: float) -> str:
