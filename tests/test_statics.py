@@ -429,3 +429,27 @@ def test_solve_a_steady_tow_to_the_force_residual_in_the_moving_frame():
     _, Y = run.advance(0.2, 0.1)
     v = Y[:, 3 * n:].reshape(len(Y), n, 3) - np.array([1.0, 0.0, 0.0])
     assert np.max(np.abs(v)) < 1e-6
+
+
+def test_twist_precession_chord_bounds_every_path_in_its_triangle():
+    # docs/statics.md, 'No equilibrium', step 5: tangents within 90° of P̂ whose azimuth
+    # about P̂ spans at most x keep chord / length >= twist_precession_chord(x); x = 0 is
+    # the planar 1/√2. Checked on random piecewise-constant tangent paths in that region,
+    # and near-tight where the path sits at the triangle's vertices
+    from tetherdyn.statics import twist_precession_chord
+
+    assert twist_precession_chord(0.0) == pytest.approx(1.0 / math.sqrt(2.0), rel=1e-15)
+    rng = np.random.default_rng(18)
+    for x in (0.0, 0.3, 0.56, 1.0, 2.0):
+        bound = twist_precession_chord(x)
+        theta = rng.uniform(0.0, 0.5 * math.pi, (2000, 40))
+        phi = rng.uniform(0.0, x, (2000, 40))
+        t = np.stack([np.sin(theta) * np.cos(phi), np.sin(theta) * np.sin(phi),
+                      np.cos(theta)], -1)
+        chord = np.linalg.norm(t.mean(axis=1), axis=1)
+        assert chord.min() >= bound
+        # the pole and the two equator corners, a third of the length each
+        pole, a, b = np.array([0, 0, 1.0]), np.array([1.0, 0, 0]), np.array(
+            [math.cos(x), math.sin(x), 0.0])
+        corners = np.linalg.norm(pole + a + b) / 3.0
+        assert corners >= bound and corners <= 1.2 * bound
