@@ -226,6 +226,40 @@ def test_solve_seabed_grounded_length_and_fairlead_tension_match_the_closed_form
     assert eq.end_tensions[1] == pytest.approx(ref.fairlead_tension, rel=0.01)
 
 
+def test_solve_grounded_line_in_a_cross_current_with_the_anchors_its_relaxation_slid():
+    # validation/statics.py's "seabed + current": the cross current moves the grounded
+    # nodes ~1 m from the frictionless start, past their friction cap; Newton fails and
+    # the dynamic relaxation slides the anchors as a run does (sea.update_anchor). Measured
+    # against the start's anchors it stayed at 118 N; with the slid ones it converges, the
+    # equilibrium carries them, and a run from it stays still (issue 18: < 1e-6 m/s)
+    from tetherdyn.integrate import integrate
+    from tetherdyn.start import initial_state
+    from tetherdyn.statics import free_force, solve
+
+    w = (10.0 - 1025.0 * math.pi * 0.05**2 / 4) * 9.81
+    case = load_case(dict(
+        tether=dict(length=100.0, diameter=0.05, mass_per_length=10.0, EA=1e6 * w * 100.0),
+        model=dict(type="lumped_mass", elements=20),
+        environment=dict(gravity=[0.0, 0.0, -9.81], fluid_density=1025.0, water_level=0.0,
+                         current=[0.6, 0.8, 0.0],
+                         seabed=dict(z=-100.0, stiffness=3e6, damping=3e5,
+                                     friction=dict(axial=0.5, lateral=1.0))),
+        start=dict(type="fixed", position=[0.0, 0.0, -100.0]),
+        end=dict(type="fixed", position=[85.0, 0.0, -70.0]),
+        initial=dict(shape="equilibrium"), solver=dict(method="rk4", dt=2.5e-4,
+                                                       duration=0.5)))
+    eq = solve(build_model(case))
+    assert eq.method == "dynamic_relaxation" and eq.residual <= 1e-6 * eq.weight
+    model = build_model(case)
+    model.data.sea_anchor[:] = eq.anchors
+    free = np.flatnonzero(np.asarray(model.held) == 0)
+    assert np.max(np.abs(free_force(model, eq.y, 0.0, free))) == pytest.approx(eq.residual,
+                                                                               rel=1e-6)
+    start = initial_state(model)
+    run = integrate(model, "rk4", 2.5e-4, 0.5, 0.05, y0=start.y, data=start.data(model))
+    assert np.max(np.abs(run.states[:, model.n_q:])) < 1e-6
+
+
 def test_solve_payload_in_a_current_hangs_along_its_weight_and_drag():
     # a thin light line (its weight and drag 2e-4 of the payload's) under a 50 kg payload with
     # drag area 0.5 m² in a 1 m/s current: the line is straight along the payload's
@@ -395,3 +429,27 @@ def test_solve_a_steady_tow_to_the_force_residual_in_the_moving_frame():
     _, Y = run.advance(0.2, 0.1)
     v = Y[:, 3 * n:].reshape(len(Y), n, 3) - np.array([1.0, 0.0, 0.0])
     assert np.max(np.abs(v)) < 1e-6
+
+
+def test_twist_precession_chord_bounds_every_path_in_its_triangle():
+    # docs/statics.md, 'No equilibrium', step 5: tangents within 90° of P̂ whose azimuth
+    # about P̂ spans at most x keep chord / length >= twist_precession_chord(x); x = 0 is
+    # the planar 1/√2. Checked on random piecewise-constant tangent paths in that region,
+    # and near-tight where the path sits at the triangle's vertices
+    from tetherdyn.statics import twist_precession_chord
+
+    assert twist_precession_chord(0.0) == pytest.approx(1.0 / math.sqrt(2.0), rel=1e-15)
+    rng = np.random.default_rng(18)
+    for x in (0.0, 0.3, 0.56, 1.0, 2.0):
+        bound = twist_precession_chord(x)
+        theta = rng.uniform(0.0, 0.5 * math.pi, (2000, 40))
+        phi = rng.uniform(0.0, x, (2000, 40))
+        t = np.stack([np.sin(theta) * np.cos(phi), np.sin(theta) * np.sin(phi),
+                      np.cos(theta)], -1)
+        chord = np.linalg.norm(t.mean(axis=1), axis=1)
+        assert chord.min() >= bound
+        # the pole and the two equator corners, a third of the length each
+        pole, a, b = np.array([0, 0, 1.0]), np.array([1.0, 0, 0]), np.array(
+            [math.cos(x), math.sin(x), 0.0])
+        corners = np.linalg.norm(pole + a + b) / 3.0
+        assert corners >= bound and corners <= 1.2 * bound

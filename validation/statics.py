@@ -492,6 +492,10 @@ def check_examples(full: bool = True, figure_dir: Path | None = None) -> Row:
     examples, stress = check_examples_results(full)
     fails = _failing(examples) + _failing(stress)
     n_all = len(examples) + len(stress)
+    # failing cases whose error proves that no static equilibrium exists (statics.
+    # _no_equilibrium): counted as failures, and named as cases no solver can pass
+    proven = [k for k, r in {**examples, **stress}.items()
+              if r["error"].startswith("StaticsError: no static equilibrium exists")]
     worst = max((r["rel"] for r in [*examples.values(), *stress.values()]), default=math.inf)
     slowest = max((r["seconds"] for r in [*examples.values(), *stress.values()]
                    if math.isfinite(r["seconds"])), default=math.nan)
@@ -504,7 +508,11 @@ def check_examples(full: bool = True, figure_dir: Path | None = None) -> Row:
                   "N ≤ 100 (issue 18)"),
         ours=(f"{n_all - len(fails)} of {n_all} cases pass ({len(examples)} examples, "
               f"{len(stress)} stress cases); largest residual/weight {worst:.1e}, slowest "
-              f"{slowest:.2f} s"),
+              f"{slowest:.2f} s"
+              + (f"; {len(proven)} of the {len(fails)} failing have provably no static "
+                 f"equilibrium, so no solver can pass them ({', '.join(proven)}: ends "
+                 "closer than L/√2 on a neutral, torque-free line without compression)"
+                 if proven else "")),
         tolerance="max |F_free| ≤ 1e-6 · statics.line_weight; wall time < 2 s",
         passed=not fails,
         details=("`initial: {shape: equilibrium}` with no guess (points, direction and "

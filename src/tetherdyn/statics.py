@@ -997,8 +997,8 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
     tried.append("dynamic relaxation")
     eq = _relax(model, y0 if best is None else best.y.copy(), t, tol,
                 RELAX_STEPS if relax_steps is None else relax_steps, anchors, relax_time)
-    if eq.converged:
-        return _done(eq, weight, anchors)
+    if eq.converged:  # with the anchors where the relaxation's run slid them
+        return _done(eq, weight, anchors if eq.anchors is None else eq.anchors)
     if best is None or eq.residual < best.residual:
         best = eq
     hint = _compression_hint(model, y0, t, tol, max_iter, anchors)
@@ -1012,8 +1012,62 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
                 "equilibrium (its ends are closer than L/√2: docs/statics.md, 'No "
                 "equilibrium'); the held roll's twisting moment is what that proof lacks, "
                 "and no equilibrium was found with it either")
+            hint += _twist_needed(twin, best, t)
     raise _error(best.model, best.y, t, best.residual, tol, tried, node=best.worst,
                  hint=hint)
+
+
+def twist_precession_chord(x: float) -> float:
+    """The least chord / length [-] of a tensioned, unloaded Kirchhoff rod pinned at one
+    end whose tangent precesses about the internal force P by at most x [rad]
+    (docs/statics.md, "No equilibrium", step 5): every tangent lies in the spherical
+    triangle of the pole P̂ and two equator points x apart, inside the cap about its
+    circumcentre of angular radius ρ, cos ρ = cos(x/2) / sqrt(1 + cos²(x/2)); x = 0 is
+    the planar bound 1/√2."""
+    c = math.cos(0.5 * x)
+    return c / math.sqrt(1.0 + c * c)
+
+
+def _twist_needed(twin, best: Equilibrium, t: float) -> str:
+    """What an equilibrium of the twisted line needs, where the untwisted ``twin`` (GJ = 0)
+    provably has none: a total twist |Θ| ≥ Θ* [rad], i.e. a twisting moment |GJ τ| =
+    GJ |Θ| / L ≥ EI x* / L [N m], x* the precession at which twist_precession_chord
+    reaches the chord (a proven necessary condition, docs/statics.md, "No equilibrium",
+    step 5), with the twist the solver's best state has; "" where it does not apply."""
+    case = twin.case
+    tt = case.tether
+    ends = [case.end_state(w, t) for w in ("start", "end")]
+    length = float(tt.length)
+    chord = float(np.linalg.norm(np.asarray(ends[1][0]) - np.asarray(ends[0][0])))
+    EI, GJ = float(tt.EI or 0.0), float(best.model.case.tether.GJ or 0.0)
+    if not (EI > 0.0 and GJ > 0.0) or chord >= length / math.sqrt(2.0):
+        return ""
+    lo, hi = 0.0, math.pi
+    for _ in range(60):  # twist_precession_chord falls from 1/√2 at 0 to 0 at π
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if twist_precession_chord(mid) > chord / length else (lo, mid)
+    x = 0.5 * (lo + hi)
+    h = 1e-6  # the bound holds for the stretched length too where ℓ f(|M| ℓ / EI) grows
+    if (twist_precession_chord(x + h) - twist_precession_chord(x - h)) / (2 * h) * x \
+            + twist_precession_chord(x) <= 0.0:
+        return ""
+    theta = tracked = math.nan
+    m = best.model
+    if getattr(m, "twist_mode", 0) != 0 and hasattr(m.data, "tw"):
+        F = np.empty(m.n_q)
+        m.force(t, best.y, F, m.data)
+        tracked = float(m.data.tw[0])  # the branch the solve carried (nearest its last)
+        if hasattr(m, "reset_twist"):
+            m.reset_twist()  # the branch nearest the rolls' difference, as a run takes it
+        m.force(t, best.y, F, m.data)
+        theta = float(m.data.tw[0])
+    return (f"; with the twist, an equilibrium needs a total twist |Θ| ≥ {x * EI / GJ:.3g} "
+            f"rad (a twisting moment GJ|Θ|/L ≥ {x * EI / length:.3g} N m: the tangent "
+            f"precesses about the internal force by at most |M| L/EI, and by less than "
+            f"{x:.3g} rad the chord cannot be as short as {chord:.4g} m; docs/statics.md, "
+            f"'No equilibrium', step 5); the solver's best state has Θ = {theta:.3g} rad "
+            f"on the branch nearest the held rolls' difference (the branch a run from it "
+            f"takes; the solve had carried it to {tracked:.3g} rad)")
 
 
 def _no_equilibrium(model, y: np.ndarray, t: float) -> str:
@@ -1232,10 +1286,14 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, max_steps: int,
     slowest, pendulum-like mode). Each chunk restarts at time t (held ends stay put).
     Every DR_PROBE chunks the static residual of the current shape at rest is measured:
     for a model with the second-order surface max |F_free| (Newton polishes from there
-    once it falls a decade); else max over free nodes of m_i |a_i| with a_i = 2 (r_i(t +
-    dt) − r_i(t)) / dt² from one step at rest. Stops converged below ``tol`` [N], or after
-    ``max_steps`` RK4 steps, at a measurement (the state returned is the one measured;
-    ``wall``: also after that many seconds of wall clock, if given)."""
+    once it falls a decade, and once more when the budget is spent); else max over free
+    nodes of m_i |a_i| with a_i = 2 (r_i(t + dt) − r_i(t)) / dt² from one step at rest.
+    On a seabed with friction the run slides the anchors as any run does (remesh:
+    sea.update_anchor), and the residual, the polish and the returned Equilibrium's
+    ``anchors`` are those slid anchors (docs/statics.md, "Seabed friction"). Stops
+    converged below ``tol`` [N], or after ``max_steps`` RK4 steps, at a measurement (the
+    state returned is the one measured; ``wall``: also after that many seconds of wall
+    clock, if given)."""
     import time
 
     from .integrate import SimulationError, StepperOptions, make_stepper
@@ -1266,10 +1324,19 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, max_steps: int,
     worst = -1
     chunks = 0
     polish_at = math.inf
+    run_anchor = getattr(data.args, "sea_anchor", None) if anchors is not None else None
     while True:
         if chunks % DR_PROBE == 0:  # the static residual of this shape, at rest
             rest = y.copy()
             rest[rates] = 0.0
+            if run_anchor is not None:
+                # the anchors as the run has slid them (remesh: sea.update_anchor, a node
+                # pulled past μN drags its anchor along): the residual and the polish are
+                # those of the shape with the friction it has in the run (measured against
+                # the start's anchors a grounded line in a cross current, slid ~1 m, kept
+                # 118 N at its capped friction however long it relaxed)
+                anchors = run_anchor.copy()
+                model.data.sea_anchor[:] = anchors
             if nq:
                 res = float(np.max(np.abs(free_force(model, rest, t, free))))
                 if res > tol and res <= polish_at:
@@ -1278,6 +1345,7 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, max_steps: int,
                     if eq.converged:
                         eq.method = "dynamic_relaxation"
                         eq.iterations += chunks
+                        eq.anchors = anchors
                         return eq
                     polish_at = 0.1 * res
             else:
@@ -1294,6 +1362,19 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, max_steps: int,
                 res = float(fn[worst])
             if res <= tol or chunks * DR_CHUNK >= max_steps or time.perf_counter() > t_end:
                 y = rest
+                if nq and res > tol and res > polish_at:
+                    # the budget is spent: Newton once more from where the relaxation
+                    # stopped (the grounded line in a cross current: 13 N left after 40 000
+                    # steps, its suspended part still swinging; Newton from there, the
+                    # anchors as slid, converges in 5 iterations; the last gated try, at
+                    # 35 N with the anchors still sliding, had failed)
+                    eq = equilibrium(model, rest, t=t, tol=tol, max_iter=20,
+                                     anchors=anchors)
+                    if eq.converged:
+                        eq.method = "dynamic_relaxation"
+                        eq.iterations += chunks
+                        eq.anchors = anchors
+                        return eq
                 break
         st = make_stepper("rk4", model, data, y, t, opts)
         try:
@@ -1309,7 +1390,7 @@ def _relax(model, y0: np.ndarray, t: float, tol: float, max_steps: int,
     pos = np.asarray(model.outputs(np.array([t]), y[None, :])["position"][0])
     return Equilibrium(model=model, y=y, positions=pos, residual=float(res), tol=tol,
                        converged=bool(res <= tol), iterations=chunks, load_steps=1, t=t,
-                       method="dynamic_relaxation", worst=worst)
+                       method="dynamic_relaxation", worst=worst, anchors=anchors)
 
 
 #: a tow's steady state: how long the straight tow runs at most [s]
