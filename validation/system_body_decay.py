@@ -151,14 +151,14 @@ def decay(elements: int, duration: float, amplitude: float = AMPLITUDE) -> dict:
     pose = x_eq + amplitude * np.concatenate([phi[:3], np.degrees(phi[3:])])
     # the lines in equilibrium with the body held at the released pose
     held = solve_system(decay_case(elements, 10.0, 0.01, pose=pose, body_type="fixed"))
-    from tetherdyn.models.system_bodies import build_body_system
+    from tetherdyn.models.system import build_system
     from tetherdyn.system_case import load_system
 
     raw = decay_case(elements, duration, DT[0], pose=pose)
     for name, leq in held.lines.items():
         raw["lines"][name]["initial"] = {"points": [[float(v) for v in p]
                                                     for p in leq.positions]}
-    dt_max = build_body_system(load_system(raw)).critical_time_step()[0]
+    dt_max = build_system(load_system(raw)).critical_time_step()[0]
     dt = max(d for d in DT if d <= 0.8 * dt_max)
     raw["solver"]["dt"] = dt
     case = load_system(raw)

@@ -408,10 +408,9 @@ def _statics_system(case, args: argparse.Namespace) -> int:
     if args.results or args.plot:
         from .integrate import IntegrationResult
         from .models.system import build_system
-        from .models.system_bodies import build_body_system
         from .system_run import system_results
 
-        model = build_body_system(case) if case.bodies else build_system(case)
+        model = build_system(case)
         run = IntegrationResult(times=np.array([0.0]), states=eq.state(model)[None, :],
                                 rhs_evaluations=0, wall_time_s=0.0, steps=0,
                                 data=model.data)

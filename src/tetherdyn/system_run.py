@@ -24,7 +24,6 @@ from ._version import __version__
 from .integrate import IntegrationResult, integrate
 from .models.nodes import GX, PAYLOAD, WEIGHT
 from .models.system import LineSystem, build_system
-from .models.system_bodies import build_body_system
 from .results import ResultsTable, Variable, results_table
 from .rigid_body import mass_matrix, rotation_matrix, rpy_from_quaternion
 from .system_case import SystemCase, load_system
@@ -216,7 +215,7 @@ def _body_results(case: SystemCase, model, run: IntegrationResult, outs: dict
 
 def system_model(case: SystemCase) -> LineSystem:
     """The system model of a validated system case (with bodies: a BodySystem)."""
-    return build_body_system(case) if case.bodies else build_system(case)
+    return build_system(case)
 
 
 def system_initial_state(case: SystemCase, model: LineSystem) -> tuple[np.ndarray, dict]:

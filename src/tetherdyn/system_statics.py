@@ -50,7 +50,6 @@ import numpy as np
 from .case import Case, CaseError, load_case
 from .models import build_model
 from .models.system import LineSystem, build_system
-from .models.system_bodies import build_body_system
 from .rigid_body import (
     WORK_SIZE,
     body_loads,
@@ -153,7 +152,7 @@ class SystemEquilibrium:
 
 def _build(case: SystemCase) -> LineSystem:
     """The system model of a case (with bodies: models/system_bodies.py's)."""
-    return build_body_system(case) if case.bodies else build_system(case)
+    return build_system(case)
 
 
 def _rotvec_quaternion(theta: np.ndarray) -> np.ndarray:

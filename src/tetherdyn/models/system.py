@@ -28,7 +28,8 @@ whole data is :func:`line_data` (42 views), a few of its fields ``_rows(field, s
 (one view). The line count is no part of any compiled type: one compiled system serves any
 number of lines.
 
-Pass order of one evaluation (:func:`rhs`), each pass linear in its nodes:
+Pass order of one evaluation (models/system_bodies.py's ``rhs``: every system, with or
+without bodies, runs that one set of kernels), each pass linear in its nodes:
 
 1. ``_sync``: each free point's position and velocity into the node rows of the line ends
    on it;
@@ -295,18 +296,6 @@ def _points(t, y, dydt, d):
 
 
 @kernel
-def rhs(t, y, dydt, d):
-    """dy/dt of the system: every line's own rhs on its slice of y, then the free points
-    and the line ends on them (module docstring)."""
-    _sync(y, d)
-    off = d.off
-    for k in range(n_lines(d)):
-        line_rhs(t, y[off[k]:off[k + 1]], dydt[off[k]:off[k + 1]],
-                 line_data(d.stack, d.soff, k))
-    _points(t, y, dydt, d)
-
-
-@kernel
 def enforce(t, y, d):
     """Every line's held ends from their motion (nodes.enforce: held_motion, and a winch's
     payout through the line's own enforce), then the free points' state into the line
@@ -389,21 +378,6 @@ def _line_instants(j, t, y, dydt, d, replay, M, node_off, tension, start_force, 
         potential[j, k] = pe
 
 
-@kernel
-def diagnostics(times, Y, d, replay, dydt, M, node_off, tension, start_force, end_force,
-                kinetic, potential, curvature, shear, eta, grounded, bed_force, winch_out):
-    """Per output instant: the system's rhs (so that the line ends on free points move
-    with their points), then every line's results (lumped_mass.instant) into the stacked
-    arrays: line k's nodes are columns node_off[k]:node_off[k + 1] of curvature, eta,
-    grounded, bed_force, its elements the same less k (tension, shear); start_force,
-    end_force, kinetic, potential and winch_out have a column per line."""
-    for j in range(times.size):
-        rhs(times[j], Y[j], dydt, d)
-        _line_instants(j, times[j], Y[j], dydt, d, replay, M, node_off, tension, start_force,
-                       end_force, kinetic, potential, curvature, shear, eta, grounded,
-                       bed_force, winch_out)
-
-
 def _stack(datas: list) -> tuple:
     """(LineStack, offsets): every field of the lines' data concatenated along its first
     axis (read-only where the line's is a constant), and per field the row where each
@@ -427,18 +401,17 @@ def _stack(datas: list) -> tuple:
 
 
 class LineSystem(Formulation):
-    """Lumped-mass lines joined at fixed, coupled and free points (module docstring).
+    """Lumped-mass lines joined at fixed, coupled and free points (module docstring): the
+    lines' and points' part of the system model; :func:`build_system` builds its subclass
+    models.system_bodies.BodySystem, whose compiled kernels serve every system.
 
     ``line_models``: line name -> its LumpedMass; ``free_points``: the free points' names
     in state order; ``case``: the :class:`~tetherdyn.system_case.SystemCase`.
     """
 
     name = "system"
-    rhs = staticmethod(rhs)
-    enforce = staticmethod(enforce)
     check = staticmethod(check)
     remesh = staticmethod(remesh)
-    diagnostics = staticmethod(diagnostics)
     run_fields = RUN_FIELDS
 
     def __init__(self, case: SystemCase) -> None:
@@ -612,8 +585,12 @@ class LineSystem(Formulation):
 
 
 def build_system(case: SystemCase) -> LineSystem:
-    """The system model of a validated system case, frozen (models/base.py); a case with
-    bodies: models.system_bodies.build_body_system."""
-    model = LineSystem(case)
+    """The system model of a validated system case, frozen (models/base.py): a
+    models.system_bodies.BodySystem, with or without bodies — one set of compiled kernels
+    for every system (a second set for systems without bodies cost ~2 min of compilation
+    per process, measured, for a few ns per step)."""
+    from .system_bodies import BodySystem
+
+    model = BodySystem(case)
     model.freeze()
     return model

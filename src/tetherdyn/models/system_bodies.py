@@ -71,7 +71,7 @@ from .system import enforce as system_enforce
 if TYPE_CHECKING:
     from ..system_case import SystemCase
 
-__all__ = ["BodySystem", "build_body_system", "FIXED", "FREE", "COUPLED"]
+__all__ = ["BodySystem", "FIXED", "FREE", "COUPLED"]
 
 #: body kinds (btype)
 FIXED, FREE, COUPLED = 0, 1, 2
@@ -432,8 +432,4 @@ class BodySystem(LineSystem):
         return out
 
 
-def build_body_system(case: SystemCase) -> BodySystem:
-    """The system model of a validated system case with bodies, frozen (models/base.py)."""
-    model = BodySystem(case)
-    model.freeze()
-    return model
+
