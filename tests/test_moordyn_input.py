@@ -708,7 +708,8 @@ def test_a_deck_with_an_initial_condition_solve_starts_from_the_system_equilibri
 def test_a_deck_whose_coupled_point_moves_at_t0_starts_as_laid_with_a_warning(tmp_path):
     """The system statics refuse a moving system (a coupled point moving at t = 0): with
     TmaxIC > 0 the deck's lines then start as laid and a CaseWarning names the point and
-    why; ``initial`` other than auto / equilibrium / lines is refused by name."""
+    why; ``initial`` other than auto / equilibrium / lines is refused by name; a deck with
+    waves starts from the equilibrium with a warning that MoorDyn's is in calm water."""
     from tetherdyn.moordyn_input import moordyn_to_system
 
     path = tmp_path / "ic.txt"
@@ -723,3 +724,10 @@ def test_a_deck_whose_coupled_point_moves_at_t0_starts_as_laid_with_a_warning(tm
     assert "initial" not in moordyn_to_system(path, duration=1.0, initial="lines")
     with pytest.raises(CaseError, match="initial: must be 'auto', 'equilibrium' or 'lines'"):
         moordyn_to_system(path, duration=1.0, initial="straight")
+    # waves: MoorDyn relaxes in calm water, our statics in the waves' flow at t = 0 (with
+    # these waves the equilibrium moves by 2.5-11 mm): an equilibrium start, said so
+    path.write_text(IC_DECK.replace("100  TmaxIC", "100  TmaxIC\n7  WaveKin"))
+    write_wave_frequencies(tmp_path)
+    with pytest.warns(CaseWarning, match="initial-condition solve runs in calm water"):
+        case = moordyn_to_system(path, duration=1.0)
+    assert case["initial"] == {"shape": "equilibrium"}
