@@ -631,3 +631,103 @@ def test_waves_and_current_against_moordyn(write):
         md.Close(system)
     finally:
         os.chdir(cwd)
+
+
+IC_DECK = """\
+--------------------- MoorDyn Input File ------------------------------------
+a clump between an anchor chain and a free body hung from a second fixed point
+""" + TYPES.format(types="chain  0.05  8.0  5.0e6  -0.8  0  1.2  1.0  0.0  0.0") + """\
+---------------------------- BODIES -----------------------------------------
+ID  Attachment  X0  Y0  Z0  r0  p0  y0  Mass  CG*  I*  Volume  CdA*  Ca
+(#)  (-)  (m)  (m)  (m)  (deg)  (deg)  (deg)  (kg)  (m)  (kg-m^2)  (m^3)  (m^2)  (-)
+1  free  26.7  0.0  -30.8  0  -22  0  300.0  0  50.0  0.0  0.0  0.0
+---------------------- POINTS -----------------------------------------------
+ID  Attachment  X  Y  Z  Mass  Volume  CdA  Ca
+(#)  (word)  (m)  (m)  (m)  (kg)  (m^3)  (m^2)  (-)
+1  Fixed  0.0  0.0  -20.0  0.0  0.0  0.0  0.0
+2  Free  12.1  0.0  -30.4  200.0  0.0  0.0  0.0
+3  Body1  -0.5  0.0  0.4  0.0  0.0  0.0  0.0
+4  Body1  0.5  0.0  0.4  0.0  0.0  0.0  0.0
+5  Fixed  40.0  0.0  -15.0  0.0  0.0  0.0  0.0
+---------------------- LINES ------------------------------------------------
+ID  LineType  AttachA  AttachB  UnstrLen  NumSegs  LineOutputs
+(#)  (name)  (ID)  (ID)  (m)  (-)  (-)
+1  chain  1  2  16.0  10  -
+2  chain  2  3  14.0  10  -
+3  chain  4  5  20.0  10  -
+---------------------- OPTIONS ----------------------------------------------
+2e-4  dtM
+RK4  tScheme
+100  WtrDpth
+100  TmaxIC
+1e-7  threshIC
+1  disableOutput
+1  disableOutTime
+------------------------- need this line -----------------------------------
+"""
+
+
+def test_a_deck_with_an_initial_condition_solve_starts_from_the_system_equilibrium(tmp_path):
+    """TmaxIC > 0: MoorDyn starts from its initial-condition solve, the deck's system from
+    its static equilibrium (``initial: {shape: equilibrium}``: a clump and a free body on
+    three chains), at rest. MoorDyn 2.7.2's own IC (its stationary relaxation, stopped at
+    TmaxIC = 100 s) puts every node within 1 cm of ours (measured 6.9 mm: it is still
+    creeping there; from a start farther off and 2 m out of the lines' plane, TmaxIC =
+    2000 s brought the clump and body to 1e-6 m of ours in that plane and the body's pitch
+    to 1e-6°, its nodes to 1.7 mm with 1.4–1.7 mm of the out-of-plane offset left). With
+    TmaxIC 0 or MoorDyn's own nodes for every line the lines start as laid (the deck rows'
+    Init_NoIC start)."""
+    from tetherdyn.moordyn_input import moordyn_to_system
+    from tetherdyn.system_statics import solve_system
+
+    path = tmp_path / "ic.txt"
+    path.write_text(IC_DECK)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CaseWarning)
+        case = moordyn_to_system(path, duration=1.0)
+    assert case["initial"] == {"shape": "equilibrium"}
+    no_ic = tmp_path / "no_ic.txt"
+    no_ic.write_text(IC_DECK.replace("100  TmaxIC", "0  TmaxIC"))
+    assert "initial" not in moordyn_to_system(no_ic, duration=1.0)
+    nodes = {i: np.zeros((11, 3)) for i in (1, 2, 3)}
+    assert "initial" not in moordyn_to_system(path, duration=1.0, initial_nodes=nodes)
+    pytest.importorskip("moordyn")
+    from validation.peers.moordyn_system import run_moordyn_system
+
+    eq = solve_system(case)
+    md = run_moordyn_system(path, duration=2e-4, ic=True)
+    worst = 0.0
+    for lid, theirs in md["initial_nodes"].items():
+        line = eq.lines[str(lid)]
+        n = len(line.positions)
+        assert not np.any(line.y[3 * n:])  # at rest
+        worst = max(worst, float(np.linalg.norm(line.positions - theirs, axis=1).max()))
+    assert worst < 0.01
+
+
+def test_a_deck_whose_coupled_point_moves_at_t0_starts_as_laid_with_a_warning(tmp_path):
+    """The system statics refuse a moving system (a coupled point moving at t = 0): with
+    TmaxIC > 0 the deck's lines then start as laid and a CaseWarning names the point and
+    why; ``initial`` other than auto / equilibrium / lines is refused by name; a deck with
+    waves starts from the equilibrium with a warning that MoorDyn's is in calm water."""
+    from tetherdyn.moordyn_input import moordyn_to_system
+
+    path = tmp_path / "ic.txt"
+    path.write_text(IC_DECK.replace("5  Fixed  40.0", "5  Coupled  40.0"))
+    tow = {"t": [0.0, 1.0], "x": [40.0, 41.0], "y": [0.0, 0.0], "z": [-15.0, -15.0]}
+    with pytest.warns(CaseWarning, match=r"coupled point 5 moves at t = 0 \(1 m/s\)"):
+        case = moordyn_to_system(path, duration=1.0, motions={5: tow}, interpolation="linear")
+    assert "initial" not in case
+    still = {**tow, "x": [40.0, 40.0]}
+    case = moordyn_to_system(path, duration=1.0, motions={5: still}, interpolation="linear")
+    assert case["initial"] == {"shape": "equilibrium"}
+    assert "initial" not in moordyn_to_system(path, duration=1.0, initial="lines")
+    with pytest.raises(CaseError, match="initial: must be 'auto', 'equilibrium' or 'lines'"):
+        moordyn_to_system(path, duration=1.0, initial="straight")
+    # waves: MoorDyn relaxes in calm water, our statics in the waves' flow at t = 0 (with
+    # these waves the equilibrium moves by 2.5-11 mm): an equilibrium start, said so
+    path.write_text(IC_DECK.replace("100  TmaxIC", "100  TmaxIC\n7  WaveKin"))
+    write_wave_frequencies(tmp_path)
+    with pytest.warns(CaseWarning, match="initial-condition solve runs in calm water"):
+        case = moordyn_to_system(path, duration=1.0)
+    assert case["initial"] == {"shape": "equilibrium"}

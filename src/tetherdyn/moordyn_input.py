@@ -415,13 +415,7 @@ def parse_moordyn_file(path: str | Path) -> MoorDynDeck:
     points: dict[int, Point] = {}
     for row in sections["POINTS"].rows:
         f = row.fields
-        if len(f) < 9:
-            raise err("POINTS", row, f"9 columns needed (ID Attachment X Y Z Mass Volume CdA "
-                      f"Ca), got {len(f)}")
-        pid = _integer(path, row, "POINTS", "ID", f[0])
-        if pid != row.index:
-            raise err("POINTS", row, f"ID {f[0]}: point IDs must run 1, 2, 3, ... in order "
-                      f"(MoorDyn attaches lines by row), expected {row.index}")
+        pid = _row_id(path, row, "POINTS", POINT_COLUMNS, err, " (MoorDyn attaches lines by row)")
         r = tuple(_number(path, row, "POINTS", c, f[2 + j]) for j, c in enumerate("XYZ"))
         M = _number(path, row, "POINTS", "Mass", f[5])
         V = _number(path, row, "POINTS", "Volume", f[6])
@@ -434,9 +428,8 @@ def parse_moordyn_file(path: str | Path) -> MoorDynDeck:
             F = (0.0, 0.0, 0.0)
             CdA = _number(path, row, "POINTS", "CdA", f[7])
             Ca = _number(path, row, "POINTS", "Ca", f[8])
-        for c, v in (("Mass", M), ("Volume", V), ("CdA", CdA), ("Ca", Ca)):
-            if v < 0:
-                raise err("POINTS", row, f"{c} = {v:g} must be >= 0")
+        _non_negative(row, "POINTS", err, (("Mass", M), ("Volume", V), ("CdA", CdA),
+                                           ("Ca", Ca)))
         word, digits = _point_ref(f[1])
         on_body = 0
         if word in _FIXED:
@@ -472,13 +465,7 @@ def parse_moordyn_file(path: str | Path) -> MoorDynDeck:
             raise err("LINES", row, "MoorDyn v1 column order (Line LineType UnstrLen NumSegs "
                       "NodeAnch NodeFair Flags); MoorDyn v2 reads ID LineType AttachA AttachB "
                       "UnstrLen NumSegs LineOutputs")
-        if len(f) < 7:
-            raise err("LINES", row, f"7 columns needed (ID LineType AttachA AttachB UnstrLen "
-                      f"NumSegs LineOutputs), got {len(f)}")
-        lid = _integer(path, row, "LINES", "ID", f[0])
-        if lid != row.index:
-            raise err("LINES", row, f"ID {f[0]}: line IDs must run 1, 2, 3, ... in order, "
-                      f"expected {row.index}")
+        lid = _row_id(path, row, "LINES", LINE_COLUMNS, err)
         if f[1] not in line_types:
             raise err("LINES", row, f"unknown line type '{f[1]}' (LINE TYPES defines "
                       f"{', '.join(sorted(line_types))})")
@@ -537,6 +524,36 @@ def parse_moordyn_file(path: str | Path) -> MoorDynDeck:
     return deck
 
 
+#: the columns of a POINTS, LINES and BODIES row (MoorDyn v2; POINTS may add FX FY FZ)
+POINT_COLUMNS = ("ID", "Attachment", "X", "Y", "Z", "Mass", "Volume", "CdA", "Ca")
+LINE_COLUMNS = ("ID", "LineType", "AttachA", "AttachB", "UnstrLen", "NumSegs", "LineOutputs")
+BODY_COLUMNS = ("ID", "Attachment", "X0", "Y0", "Z0", "r0", "p0", "y0", "Mass", "CG*", "I*",
+                "Volume", "CdA*", "Ca*")
+
+
+def _row_id(path: Path, row: _Row, section: str, columns: tuple[str, ...], err,
+            note: str = "") -> int:
+    """A POINTS, LINES or BODIES row's ID, after checking it has ``columns`` and that IDs
+    run 1, 2, 3, ... by row (MoorDyn numbers objects by row)."""
+    f = row.fields
+    if len(f) < len(columns):
+        raise err(section, row, f"{len(columns)} columns needed ({' '.join(columns)}), got "
+                  f"{len(f)}")
+    rid = _integer(path, row, section, "ID", f[0])
+    if rid != row.index:
+        kind = {"POINTS": "point", "LINES": "line", "BODIES": "body"}[section]
+        raise err(section, row, f"ID {f[0]}: {kind} IDs must run 1, 2, 3, ... in order{note}, "
+                  f"expected {row.index}")
+    return rid
+
+
+def _non_negative(row: _Row, section: str, err, values) -> None:
+    """Refuse a negative value among ``values`` ((column, value) pairs) of a row."""
+    for c, v in values:
+        if v < 0:
+            raise err(section, row, f"{c} = {v:g} must be >= 0")
+
+
 def _parse_bodies(path: Path, sec: _Section | None, err) -> dict[int, MDBody]:
     """BODIES: ID Attachment X0 Y0 Z0 r0 p0 y0 Mass CG* I* Volume CdA* Ca* (MoorDyn-C
     2.7.2's readBody: CG one value is z, I one value all three, CdA one value all six and
@@ -544,13 +561,7 @@ def _parse_bodies(path: Path, sec: _Section | None, err) -> dict[int, MDBody]:
     bodies: dict[int, MDBody] = {}
     for row in (sec.rows if sec is not None else []):
         f = row.fields
-        if len(f) < 14:
-            raise err("BODIES", row, f"14 columns needed (ID Attachment X0 Y0 Z0 r0 p0 y0 "
-                      f"Mass CG* I* Volume CdA* Ca*), got {len(f)}")
-        bid = _integer(path, row, "BODIES", "ID", f[0])
-        if bid != row.index:
-            raise err("BODIES", row, f"ID {f[0]}: body IDs must run 1, 2, 3, ... in order, "
-                      f"expected {row.index}")
+        bid = _row_id(path, row, "BODIES", BODY_COLUMNS, err)
         word, _ = _point_ref(f[1])
         if word in _FIXED:
             kind = "fixed"
@@ -588,10 +599,9 @@ def _parse_bodies(path: Path, sec: _Section | None, err) -> dict[int, MDBody]:
             CdA = tuple(cda)
         ca = split(13, "Ca*", (1, 3))
         Ca = tuple(ca * 3) if len(ca) == 1 else tuple(ca)
-        for c, v in (("Mass", M), ("Volume", V), *(("I*", x) for x in Ib),
-                     *(("CdA*", x) for x in CdA), *(("Ca*", x) for x in Ca)):
-            if v < 0:
-                raise err("BODIES", row, f"{c} = {v:g} must be >= 0")
+        _non_negative(row, "BODIES", err, (("Mass", M), ("Volume", V), *(("I*", x) for x in Ib),
+                                           *(("CdA*", x) for x in CdA),
+                                           *(("Ca*", x) for x in Ca)))
         bodies[bid] = MDBody(bid, kind, r6, M, CG, Ib, V, CdA, Ca, row.lineno, row.index)
     return bodies
 
@@ -1382,6 +1392,7 @@ def moordyn_to_system(
     interpolation: str = "cubic",
     initial_nodes: dict[int, np.ndarray] | None = None,
     initial_points: dict[int, np.ndarray] | None = None,
+    initial: str = "auto",
 ) -> dict:
     """The system case dict (docs/systems.md) of a whole MoorDyn v2 deck: every line
     (``lines/1``, ``lines/2``, … by ID), every point (``points/1``, … : Fixed/Anchor
@@ -1397,10 +1408,17 @@ def moordyn_to_system(
     ``initial_nodes``: ``{line ID: (N+1, 3) node positions [m]}`` at t = 0, end A to end B
     (e.g. MoorDyn's own start); other lines start straight between their points;
     ``initial_points``: ``{free point ID: position [m]}`` at t = 0 instead of the file's
-    (e.g. after MoorDyn's initial-condition solve). MoorDyn's
-    initial-condition solve (TmaxIC > 0) is not reproduced (system statics are not built
-    yet): a CaseWarning says so. Rods are refused by the parser (CaseError naming the
-    section and row), as are point forces.
+    (e.g. after MoorDyn's initial-condition solve).
+
+    ``initial``: ``'equilibrium'``: the system's static equilibrium at t = 0 (``initial:
+    {shape: equilibrium}``, system_statics.py; the nodes and points above, else the
+    straight lines, are its guess) -- where MoorDyn's initial-condition solve heads;
+    ``'lines'``: the lines as laid above, at rest; ``'auto'`` (default): as MoorDyn --
+    ``'equilibrium'`` when OPTIONS TmaxIC (default 120 s) is not 0 and ``initial_nodes``
+    does not give every line, else ``'lines'``. Where the statics would refuse the deck
+    (a coupled point whose motion moves at t = 0) ``'auto'`` lays the lines and a
+    CaseWarning says why. Rods are refused by the parser (CaseError naming the section and
+    row), as are point forces.
     """
     if duration is None:
         raise CaseError("solver.duration: a MoorDyn input file sets no simulation time; "
@@ -1474,10 +1492,6 @@ def moordyn_to_system(
         if ln.id in initial_nodes:
             spec["initial"] = {"points": np.asarray(initial_nodes[ln.id], dtype=float).tolist()}
         lines[str(ln.id)] = spec
-    if deck.option(("TmaxIC", "ICTmax"), 120.0) != 0.0 and len(initial_nodes) < len(lines):
-        warnings.warn(f"{name}: OPTIONS: TmaxIC: MoorDyn would start from its initial-"
-                      "condition solve; tetherdyn starts the lines straight between their "
-                      "points (system statics are not built yet)", CaseWarning, stacklevel=2)
     step, output_interval = _time_steps(deck, name, dt, output_interval)
     out = {
         "name": f"{name} (MoorDyn deck: {len(lines)} lines, {len(points)} points"
@@ -1491,7 +1505,56 @@ def moordyn_to_system(
     }
     if bodies:
         out["bodies"] = bodies
+    if _system_initial(deck, initial, len(initial_nodes) < len(lines), motions,
+                       interpolation, "waves" in out["environment"]) == "equilibrium":
+        out["initial"] = {"shape": "equilibrium"}
     return out
+
+
+def _system_initial(deck: MoorDynDeck, initial: str, unlaid: bool, motions: dict[int, Any],
+                    interpolation: str, waves: bool) -> str:
+    """``moordyn_to_system``'s start, "equilibrium" or "lines" (its docstring), with the
+    CaseWarnings where it departs from MoorDyn's.
+
+    MoorDyn-C 2.7 (MoorDyn2.cpp ``Init``) runs an initial-condition solve unless TmaxIC
+    = 0: by default (ICgenDynamic 0) a pseudo-time relaxation (Time.cpp
+    ``StationaryScheme``: velocities zeroed every step, positions moved along the
+    accelerations, the step boosted while the summed |acceleration| falls) that stops
+    once that sum falls below threshIC of its first value, or changes by less than
+    threshIC over dtIC, or at TmaxIC; with ICgenDynamic 1, dynamic relaxation with the
+    drag scaled by CdScaleIC until every fairlead tension stays within threshIC over
+    dtIC. Coupled points and bodies are held at their t = 0 poses, waves are off (enabled
+    after it). Both end near the static equilibrium that system_statics solves by
+    Newton to 1e-6 of the system's weight.
+    """
+    if initial not in ("auto", "equilibrium", "lines"):
+        raise CaseError(f"initial: must be 'auto', 'equilibrium' or 'lines', not {initial!r}")
+    name = deck.path.name
+    tmax_ic = deck.option(("TmaxIC", "ICTmax"), 120.0)
+    if initial == "lines" or (initial == "auto" and (tmax_ic == 0.0 or not unlaid)):
+        return "lines"
+    if initial == "equilibrium" and tmax_ic == 0.0:
+        warnings.warn(f"{name}: OPTIONS: TmaxIC = 0: MoorDyn would start unrelaxed from the "
+                      "lines as laid; tetherdyn starts from the static equilibrium",
+                      CaseWarning, stacklevel=3)
+    for pid, motion in motions.items():  # system_statics refuses a moving coupled point
+        v = load_trajectory(motion, interpolation).evaluate(0.0)[1]
+        speed = float(np.linalg.norm(v))
+        if speed > 0.0 and initial == "auto":
+            warnings.warn(
+                f"{name}: OPTIONS: TmaxIC = {tmax_ic:g}: coupled point {pid} moves at t = 0 "
+                f"({speed:.3g} m/s): tetherdyn's system statics has no equilibrium of a "
+                "moving system, so the lines start as laid (straight between their points, "
+                "or initial_nodes) where MoorDyn would start from its initial-condition "
+                "solve with the point held where its motion starts; start the motion at "
+                "rest for an equilibrium start",
+                CaseWarning, stacklevel=3)
+            return "lines"
+    if waves:
+        warnings.warn(f"{name}: OPTIONS: WaveKin: MoorDyn's initial-condition solve runs in "
+                      "calm water (its waves start after it); tetherdyn's statics holds the "
+                      "lines in the waves' flow at t = 0", CaseWarning, stacklevel=3)
+    return "equilibrium"
 
 
 def _system_end(p: Point) -> dict:
