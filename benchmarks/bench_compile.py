@@ -55,9 +55,8 @@ from tetherdyn.simulate import simulate
 
 path, duration = sys.argv[1], float(sys.argv[2])
 case = load_case(path)
-solver = case.solver.model_copy(update={
-    "duration": duration, "output_interval": min(case.solver.output_interval, duration)})
-case = case.model_copy(update={"solver": solver})
+case = case.with_changes({"solver.duration": duration, "solver.output_interval":
+                          min(case.solver.output_interval, duration)})
 t0, c0 = time.perf_counter(), time.process_time()
 simulate(case, progress=False)
 json.dump({"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0,
@@ -70,7 +69,9 @@ def measure(case: str, duration: float) -> dict:
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         out = subprocess.run([sys.executable, "-c", _CHILD, case, str(duration)], env=env,
-                             capture_output=True, text=True, check=True)
+                             capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"{case}: the measured process failed:\n{out.stderr}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
