@@ -23,7 +23,8 @@ import numpy as np
 from ._version import __version__
 from .integrate import IntegrationResult, integrate
 from .models.nodes import GX, PAYLOAD, WEIGHT
-from .models.system import LineSystem, build_system
+from .models.system import LineSystem
+from .models.system_bodies import build_system
 from .results import ResultsTable, Variable, results_table
 from .rigid_body import mass_matrix, rotation_matrix, rpy_from_quaternion
 from .system_case import SystemCase, load_system

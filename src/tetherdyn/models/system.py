@@ -94,7 +94,7 @@ from .nodes import enforce as line_enforce
 if TYPE_CHECKING:
     from ..system_case import SystemCase
 
-__all__ = ["LineSystem", "build_system"]
+__all__ = ["LineSystem"]
 
 SystemData = namedtuple(
     "SystemData",
@@ -402,8 +402,8 @@ def _stack(datas: list) -> tuple:
 
 class LineSystem(Formulation):
     """Lumped-mass lines joined at fixed, coupled and free points (module docstring): the
-    lines' and points' part of the system model; :func:`build_system` builds its subclass
-    models.system_bodies.BodySystem, whose compiled kernels serve every system.
+    lines' and points' part of the system model; models.system_bodies.build_system builds
+    its subclass models.system_bodies.BodySystem, whose compiled kernels serve every system.
 
     ``line_models``: line name -> its LumpedMass; ``free_points``: the free points' names
     in state order; ``case``: the :class:`~tetherdyn.system_case.SystemCase`.
@@ -582,15 +582,3 @@ class LineSystem(Formulation):
                    wout[:, i]]
             out[name] = m.outputs_from(Yc[:, s], [np.ascontiguousarray(a) for a in res])
         return out
-
-
-def build_system(case: SystemCase) -> LineSystem:
-    """The system model of a validated system case, frozen (models/base.py): a
-    models.system_bodies.BodySystem, with or without bodies — one set of compiled kernels
-    for every system (a second set for systems without bodies cost ~2 min of compilation
-    per process, measured, for a few ns per step)."""
-    from .system_bodies import BodySystem
-
-    model = BodySystem(case)
-    model.freeze()
-    return model
