@@ -1,7 +1,8 @@
 """Run a system case and write its results: one netCDF file with a group per line and point
 (shared/spec/results-format.md, "Systems"; open with ``xarray.open_datatree``).
 
-SystemCase -> LineSystem (models/system.py) -> integrate (the same Stepper as a single line)
+SystemCase -> BodySystem (models/system_bodies.build_system, for every system) -> integrate
+(the same Stepper as a single line)
 -> :class:`SystemResults`: ``lines/<name>`` laid out as a single-line result (the same
 :func:`tetherdyn.results.results_table`), ``points/<name>`` with ``position``, ``velocity``
 and ``force`` (the net force of the lines on the point, each line end's start_force /

@@ -313,8 +313,11 @@ def enforce(t, y, d):
 @kernel
 def diagnostics(times, Y, d, replay, dydt, M, node_off, tension, start_force, end_force,
                 kinetic, potential, curvature, shear, eta, grounded, bed_force, winch_out):
-    """models/system.diagnostics with this module's rhs (the line ends on bodies move with
-    them)."""
+    """Per output instant: the system's rhs (so that the line ends on free points and
+    bodies move with them), then every line's results (models/system._line_instants) into
+    the stacked arrays: line k's nodes are columns node_off[k]:node_off[k + 1] of
+    curvature, eta, grounded, bed_force, its elements the same less k (tension, shear);
+    start_force, end_force, kinetic, potential and winch_out have a column per line."""
     for j in range(times.size):
         rhs(times[j], Y[j], dydt, d)
         _line_instants(j, times[j], Y[j], dydt, d, replay, M, node_off, tension, start_force,
