@@ -186,19 +186,42 @@ def coupled_state(pos_breaks, pos_coeffs, ang_breaks, ang_coeffs, t, m, state_ou
     state_out[12] = wz
 
 
+@inline_kernel
+def _cross(ax, ay, az, bx, by, bz):
+    """a × b, componentwise."""
+    return ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+
+
+@inline_kernel
+def lever_and_spin(R, r_local, wx, wy, wz):
+    """A point fixed in the body, ``r_local`` [m] (body axes, from the reference point):
+    its world lever R r [m], its velocity about the reference point ω × R r [m/s] and its
+    centripetal acceleration ω × (ω × R r) [m/s²], ω = R w the angular velocity in world
+    axes (w = (wx, wy, wz) [rad/s], body axes: the state's); R the rotation matrix (9
+    entries, row-major: _rot). Three 3-tuples, world axes."""
+    rw0 = R[0] * r_local[0] + R[1] * r_local[1] + R[2] * r_local[2]
+    rw1 = R[3] * r_local[0] + R[4] * r_local[1] + R[5] * r_local[2]
+    rw2 = R[6] * r_local[0] + R[7] * r_local[1] + R[8] * r_local[2]
+    w0 = R[0] * wx + R[1] * wy + R[2] * wz
+    w1 = R[3] * wx + R[4] * wy + R[5] * wz
+    w2 = R[6] * wx + R[7] * wy + R[8] * wz
+    v0, v1, v2 = _cross(w0, w1, w2, rw0, rw1, rw2)
+    c0, c1, c2 = _cross(w0, w1, w2, v0, v1, v2)
+    return (rw0, rw1, rw2), (v0, v1, v2), (c0, c1, c2)
+
+
 @kernel
 def attachment_kinematics(state, r_local, pos_out, vel_out):
     """World position [m] and velocity [m/s] of the point ``r_local`` (body axes, from the
-    reference point) fixed in the body: p + R r and v + R (w x r)."""
+    reference point) fixed in the body: p + R r and v + ω × R r (:func:`lever_and_spin`)."""
     R = _rot(state[3], state[4], state[5], state[6])
-    rx, ry, rz = r_local[0], r_local[1], r_local[2]
-    wx, wy, wz = state[10], state[11], state[12]
-    cx = wy * rz - wz * ry
-    cy = wz * rx - wx * rz
-    cz = wx * ry - wy * rx
-    for a in range(3):
-        pos_out[a] = state[a] + R[3 * a] * rx + R[3 * a + 1] * ry + R[3 * a + 2] * rz
-        vel_out[a] = state[7 + a] + R[3 * a] * cx + R[3 * a + 1] * cy + R[3 * a + 2] * cz
+    rw, vw, _ = lever_and_spin(R, r_local, state[10], state[11], state[12])
+    pos_out[0] = state[0] + rw[0]
+    pos_out[1] = state[1] + rw[1]
+    pos_out[2] = state[2] + rw[2]
+    vel_out[0] = state[7] + vw[0]
+    vel_out[1] = state[8] + vw[1]
+    vel_out[2] = state[9] + vw[2]
 
 
 @kernel

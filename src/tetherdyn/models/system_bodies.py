@@ -45,12 +45,14 @@ from ..boundary import eval_motion
 from ..rigid_body import (
     N_PROPS,
     WORK_SIZE,
+    _cross,
     _rot,
     add_attachment_load,
     attachment_kinematics,
     body_derivative_with,
     body_props,
     coupled_state,
+    lever_and_spin,
     normalize_quaternion,
 )
 from ..sea import SEA_ACTIVE
@@ -100,11 +102,6 @@ RUN_FIELDS = (*SYSTEM_RUN_FIELDS, "bstate", "bdy", "bacc", "bf6", "bm6", "bwork"
               "bvec",
               # per run: the step API rewrites a coupled body's motion (system_cosim.py)
               "tbreaks", "tcoeffs")
-
-
-@inline_kernel
-def _cross(ax, ay, az, bx, by, bz):
-    return ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
 
 
 @inline_kernel
@@ -203,14 +200,7 @@ def _bodies(t, y, dydt, d):
         _end_mass(ld, i, sea, M)
         R = _rot(st[3], st[4], st[5], st[6])
         r = d.atr[e]
-        rw0 = R[0] * r[0] + R[1] * r[1] + R[2] * r[2]
-        rw1 = R[3] * r[0] + R[4] * r[1] + R[5] * r[2]
-        rw2 = R[6] * r[0] + R[7] * r[1] + R[8] * r[2]
-        w0 = R[0] * st[10] + R[1] * st[11] + R[2] * st[12]
-        w1 = R[3] * st[10] + R[4] * st[11] + R[5] * st[12]
-        w2 = R[6] * st[10] + R[7] * st[11] + R[8] * st[12]
-        t0, t1, t2 = _cross(w0, w1, w2, rw0, rw1, rw2)
-        c0, c1, c2 = _cross(w0, w1, w2, t0, t1, t2)  # centripetal ω × (ω × r)
+        _, _, (c0, c1, c2) = lever_and_spin(R, r, st[10], st[11], st[12])  # ω × (ω × r)
         for a in range(3):
             F[a] = ld.force[i, a] - (M[a, 0] * c0 + M[a, 1] * c1 + M[a, 2] * c2)
         add_attachment_load(st, r, F, d.bf6[b])
@@ -260,15 +250,8 @@ def _bodies(t, y, dydt, d):
         k, b, i = d.att[e, 0], d.att[e, 2], d.att[e, 3]
         st = d.bstate[b]
         R = _rot(st[3], st[4], st[5], st[6])
-        r = d.atr[e]
-        rw0 = R[0] * r[0] + R[1] * r[1] + R[2] * r[2]
-        rw1 = R[3] * r[0] + R[4] * r[1] + R[5] * r[2]
-        rw2 = R[6] * r[0] + R[7] * r[1] + R[8] * r[2]
-        w0 = R[0] * st[10] + R[1] * st[11] + R[2] * st[12]
-        w1 = R[3] * st[10] + R[4] * st[11] + R[5] * st[12]
-        w2 = R[6] * st[10] + R[7] * st[11] + R[8] * st[12]
-        t0, t1, t2 = _cross(w0, w1, w2, rw0, rw1, rw2)
-        c0, c1, c2 = _cross(w0, w1, w2, t0, t1, t2)
+        (rw0, rw1, rw2), (t0, t1, t2), (c0, c1, c2) = lever_and_spin(
+            R, d.atr[e], st[10], st[11], st[12])
         acc = d.bacc[b]
         l0, l1, l2 = _cross(acc[3], acc[4], acc[5], rw0, rw1, rw2)
         a = d.off[k]
