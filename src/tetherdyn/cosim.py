@@ -54,7 +54,71 @@ def _next_segment(breaks, coeffs, t0, t1, p1, v1, hermite, motion):
             coeffs[0, a, 0] = 0.0
 
 
-class Simulator:
+class SteppedRun:
+    """What every host-stepped run shares (:class:`Simulator`, and
+    system_cosim.SystemSimulator): the case's stepper and its state vector, the check of a
+    host step's ``dt`` and the advance to t + dt. A subclass sets ``case``, ``method``,
+    ``t`` and ``_stepper`` (and the arrays of :meth:`_start`) and defines
+    ``_update_forces``."""
+
+    case: Any
+    method: str
+    t: float
+    _stepper: Any
+
+    def _start(self) -> None:
+        """The arrays every step reuses (one output instant)."""
+        self._Y = np.empty((1, self.y.size))
+        self._times = np.zeros(1)
+        self._motion = np.zeros((3, 3))
+
+    # -- state ------------------------------------------------------------------------
+    @property
+    def y(self) -> np.ndarray:
+        """The model's state vector (the stepper's own array; its layout: the model's
+        docs)."""
+        return self._stepper.y
+
+    @property
+    def state(self) -> np.ndarray:
+        """The model's state vector (a copy)."""
+        return self.y.copy()
+
+    @property
+    def rhs_evaluations(self) -> int:
+        """rhs evaluations so far (generalized_alpha: force evaluations)."""
+        return self._stepper.rhs_evaluations
+
+    @property
+    def stepper(self):
+        """The :class:`~tetherdyn.integrate.Stepper` running the steps."""
+        return self._stepper
+
+    # -- stepping ---------------------------------------------------------------------
+    def _step_end(self, dt: float) -> float:
+        """t + dt for a host step of ``dt`` [s], or a ValueError: rk4 needs a whole number
+        of its ``solver.dt``, every method dt > 0."""
+        if self.method == "rk4":
+            n = dt / self.case.solver.dt
+            steps = int(round(n))
+            if steps < 1 or abs(n - steps) > 1e-9 * max(1.0, n):
+                raise ValueError(f"dt = {dt:g} s must be a whole multiple of solver.dt = "
+                                 f"{self.case.solver.dt:g} s (rk4)")
+        elif not dt > 0.0:
+            raise ValueError(f"dt = {dt:g} s must be > 0")
+        return self.t + dt
+
+    def _advance(self, t1: float) -> None:
+        """Run the stepper to ``t1`` and update the forces there."""
+        if self.method == "rk4":
+            self._stepper.rebase()  # each host step on its own grid from its start
+        self._times[0] = t1
+        self._stepper.advance(self._times, self._Y)
+        self.t = t1
+        self._update_forces()
+
+
+class Simulator(SteppedRun):
     """A tether advanced step by step by a host program.
 
     ``case``: a Case, case dict or YAML path. Ends that are ``fixed`` or ``prescribed`` in
@@ -77,11 +141,8 @@ class Simulator:
         self.data = self.initial.data(self.model)
         self._stepper = make_stepper(self.method, self.model, self.data, self.initial.y, 0.0,
                                      StepperOptions.from_case(self.case))
-        ny = self.y.size
-        self._Y = np.empty((1, ny))
-        self._times = np.zeros(1)
+        self._start()
         self._forces = np.zeros((2, 3))
-        self._motion = np.zeros((3, 3))
         # ends whose motion the host drives: one segment on [t, inf) in the run data,
         # rewritten every step
         self._driven: set[str] = set()
@@ -90,26 +151,6 @@ class Simulator:
         self._update_forces()
 
     # -- state ------------------------------------------------------------------------
-    @property
-    def y(self) -> np.ndarray:
-        """The formulation's state vector (the stepper's own array)."""
-        return self._stepper.y
-
-    @property
-    def state(self) -> np.ndarray:
-        """The formulation's state vector (a copy); see the model's docs for its layout."""
-        return self.y.copy()
-
-    @property
-    def rhs_evaluations(self) -> int:
-        """rhs evaluations so far (generalized_alpha: force evaluations)."""
-        return self._stepper.rhs_evaluations
-
-    @property
-    def stepper(self):
-        """The :class:`~tetherdyn.integrate.Stepper` running the steps."""
-        return self._stepper
-
     def end_state(self, which: str) -> tuple[np.ndarray, np.ndarray] | None:
         """Position [m] and velocity [m/s] of a held end now (None for a free end)."""
         if which in self._driven:
@@ -134,24 +175,13 @@ class Simulator:
         Returns the forces [N] the tether exerts on its start and end holders at t + dt
         (arrays reused by the next step: copy them to keep them).
         """
-        t1 = self.t + dt
-        if self.method == "rk4":
-            n = dt / self.case.solver.dt
-            steps = int(round(n))
-            if steps < 1 or abs(n - steps) > 1e-9 * max(1.0, n):
-                raise ValueError(f"dt = {dt:g} s must be a whole multiple of solver.dt = "
-                                 f"{self.case.solver.dt:g} s (rk4)")
+        t1 = self._step_end(dt)
         for which, target in (("start", start), ("end", end)):
             if target is not None:
                 self._drive(which, t1, target)
         if payout_speed is not None:
             self._drive_payout(t1, float(payout_speed))
-        if self.method == "rk4":
-            self._stepper.rebase()  # each host step on its own grid from its start
-        self._times[0] = t1
-        self._stepper.advance(self._times, self._Y)
-        self.t = t1
-        self._update_forces()
+        self._advance(t1)
         return self._forces[0], self._forces[1]
 
     def _drive(self, which: str, t1: float, target: Any) -> None:

@@ -30,7 +30,7 @@ import numpy as np
 
 from ._jit import kernel
 from .boundary import eval_motion
-from .cosim import _next_segment
+from .cosim import SteppedRun, _next_segment
 from .integrate import StepperOptions, make_stepper
 from .models.base import RunData
 from .rigid_body import add_attachment_load, rpy_rates_from_body_rates
@@ -64,7 +64,7 @@ def _host_loads(line_forces, point_ends, point_out, body_ends, body_at, bstate, 
         add_attachment_load(bstate[b], body_at[e], line_forces[k, w], body_out[h])
 
 
-class SystemSimulator:
+class SystemSimulator(SteppedRun):
     """A system of lines, points and bodies advanced step by step by a host program.
 
     ``case``: a :class:`~tetherdyn.system_case.SystemCase`, a case dict or a YAML path
@@ -92,9 +92,7 @@ class SystemSimulator:
         self.data = RunData(self.model)
         self._stepper = make_stepper(self.method, self.model, self.data, y0, 0.0,
                                      StepperOptions.from_case(self.case))
-        self._Y = np.empty((1, self.y.size))
-        self._times = np.zeros(1)
-        self._motion = np.zeros((3, 3))
+        self._start()
         self._p1 = np.zeros(3)
         self._v1 = np.zeros(3)
         c = self.case
@@ -126,25 +124,6 @@ class SystemSimulator:
         self._update_forces()
 
     # -- state ------------------------------------------------------------------------
-    @property
-    def y(self) -> np.ndarray:
-        """The system's state vector (the stepper's own array; models/system.py's layout)."""
-        return self._stepper.y
-
-    @property
-    def state(self) -> np.ndarray:
-        """The system's state vector (a copy)."""
-        return self.y.copy()
-
-    @property
-    def stepper(self):
-        """The :class:`~tetherdyn.integrate.Stepper` running the steps."""
-        return self._stepper
-
-    @property
-    def rhs_evaluations(self) -> int:
-        return self._stepper.rhs_evaluations
-
     def line_positions(self, line: str) -> np.ndarray:
         """Line ``line``'s node positions now, (nodes, 3) [m] (a view of the state)."""
         s = self.model.line_slices()[line]
@@ -191,25 +170,12 @@ class SystemSimulator:
         ``points``: name -> position (3,) [m], or (position, velocity (3,) [m/s]).
         Returns (:attr:`body_loads`, :attr:`point_forces`) at t + dt (module docstring).
         """
-        t1 = self.t + dt
-        if self.method == "rk4":
-            n = dt / self.case.solver.dt
-            steps = int(round(n))
-            if steps < 1 or abs(n - steps) > 1e-9 * max(1.0, n):
-                raise ValueError(f"dt = {dt:g} s must be a whole multiple of solver.dt = "
-                                 f"{self.case.solver.dt:g} s (rk4)")
-        elif not dt > 0.0:
-            raise ValueError(f"dt = {dt:g} s must be > 0")
+        t1 = self._step_end(dt)
         for name, target in (points or {}).items():
             self._drive_point(name, t1, target)
         for name, target in (bodies or {}).items():
             self._drive_body(name, t1, target)
-        if self.method == "rk4":
-            self._stepper.rebase()  # each host step on its own grid from its start
-        self._times[0] = t1
-        self._stepper.advance(self._times, self._Y)
-        self.t = t1
-        self._update_forces()
+        self._advance(t1)
         return self.body_loads, self.point_forces
 
     @staticmethod
