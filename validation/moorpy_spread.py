@@ -47,14 +47,14 @@ INSTALL = "pip install moorpy==1.3.0"
 
 def spread_case(offset: float, elements: int, spread: dict = SPREAD) -> dict:
     """Our system case of the spread mooring with the fairleads at surge ``offset`` [m]."""
+    from validation.peers.moorpy_spread import spread_points
+
     s, ln = spread, spread["line"]
     points, lines = {}, {}
-    for k, head in enumerate(np.radians(s["headings_deg"])):
-        c, sn = float(np.cos(head)), float(np.sin(head))
-        points[f"anchor{k + 1}"] = {"type": "fixed", "position": [
-            s["anchor_radius"] * c, s["anchor_radius"] * sn, -s["depth"]]}
-        points[f"fairlead{k + 1}"] = {"type": "fixed", "position": [
-            s["fairlead_radius"] * c + offset, s["fairlead_radius"] * sn, s["fairlead_z"]]}
+    for k, (anchor, fair) in enumerate(spread_points(s)):
+        points[f"anchor{k + 1}"] = {"type": "fixed", "position": anchor}
+        points[f"fairlead{k + 1}"] = {"type": "fixed",
+                                      "position": [fair[0] + offset, fair[1], fair[2]]}
         lines[f"line{k + 1}"] = {
             "line_type": "chain", "length": s["length"],
             "model": {"type": "lumped_mass", "elements": elements},

@@ -88,14 +88,12 @@ def decay_case(elements: int, duration: float, dt: float, *, pose=None,
     """The floating body on the spread mooring (module docstring): the fairleads are
     attachments on the body; ``pose`` (x, y, z, roll, pitch, yaw [deg]) its starting pose
     (default: level at the origin)."""
-    s = SPREAD
+    from validation.peers.moorpy_spread import spread_points
+
     raw = spread_case(0.0, elements)
-    heads = np.radians(s["headings_deg"])
-    for k, head in enumerate(heads):
+    for k, (_, fair) in enumerate(spread_points(SPREAD)):
         del raw["points"][f"fairlead{k + 1}"]
-        raw["lines"][f"line{k + 1}"]["end"] = {"body": "float", "at": [
-            float(s["fairlead_radius"] * np.cos(head)),
-            float(s["fairlead_radius"] * np.sin(head)), s["fairlead_z"]]}
+        raw["lines"][f"line{k + 1}"]["end"] = {"body": "float", "at": fair}
     pose = np.zeros(6) if pose is None else np.asarray(pose, dtype=float)
     body = {"type": body_type, "position": [float(v) for v in pose[:3]],
             "orientation_deg": [float(v) for v in pose[3:]]}
