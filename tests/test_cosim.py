@@ -105,7 +105,7 @@ def test_bad_calls_name_the_problem(small_case):
         sim.step(0.01, end=np.zeros(3))
     with pytest.raises(ValueError, match="whole multiple of solver.dt"):
         sim.step(0.0015)
-    with pytest.raises(ValueError, match="start: give a position"):
+    with pytest.raises(ValueError, match="start: give a finite position"):
         sim.step(0.01, start=np.zeros(2))
 
 

@@ -95,6 +95,27 @@ class SteppedRun:
         return self._stepper
 
     # -- stepping ---------------------------------------------------------------------
+    @staticmethod
+    def _host_target(key: str, target: Any, size: int
+                     ) -> tuple[np.ndarray, np.ndarray, bool]:
+        """A host's target for the step's end: (value (size,), rate (size,), whether the
+        rate was given: a Hermite segment, else a straight one), or a ValueError naming
+        ``key``."""
+        if isinstance(target, tuple | list) and len(target) == 2 and np.ndim(target[0]) == 1:
+            p1 = np.asarray(target[0], dtype=float)
+            v1 = np.asarray(target[1], dtype=float)
+            hermite = True
+        else:
+            p1 = np.asarray(target, dtype=float)
+            v1 = np.zeros(size)
+            hermite = False
+        what = "pose" if size == 6 else "position"
+        if p1.shape != (size,) or v1.shape != (size,) or not (
+                np.all(np.isfinite(p1)) and np.all(np.isfinite(v1))):
+            raise ValueError(f"{key}: give a finite {what} ({size},) or ({what} ({size},), "
+                             f"velocity ({size},))")
+        return p1, v1, hermite
+
     def _step_end(self, dt: float) -> float:
         """t + dt for a host step of ``dt`` [s], or a ValueError: rk4 needs a whole number
         of its ``solver.dt``, every method dt > 0."""
@@ -198,16 +219,7 @@ class Simulator(SteppedRun):
             self.data.set_end_motion(which, breaks, coeffs)
             self._driven.add(which)
         breaks, coeffs = self.data.end_motion(which)
-        if isinstance(target, tuple | list) and len(target) == 2 and np.ndim(target[0]) == 1:
-            p1 = np.asarray(target[0], dtype=float)
-            v1 = np.asarray(target[1], dtype=float)
-            hermite = True
-        else:
-            p1 = np.asarray(target, dtype=float)
-            v1 = p1
-            hermite = False
-        if p1.shape != (3,) or v1.shape != (3,):
-            raise ValueError(f"{which}: give a position (3,) or (position (3,), velocity (3,))")
+        p1, v1, hermite = self._host_target(which, target, 3)
         _next_segment(breaks, coeffs, self.t, t1, p1, v1, hermite, self._motion)
 
     def _drive_payout(self, t1: float, speed: float) -> None:

@@ -178,23 +178,6 @@ class SystemSimulator(SteppedRun):
         self._advance(t1)
         return self.body_loads, self.point_forces
 
-    @staticmethod
-    def _target(key: str, target: Any, size: int) -> tuple[np.ndarray, np.ndarray, bool]:
-        if isinstance(target, tuple | list) and len(target) == 2 and np.ndim(target[0]) == 1:
-            p1 = np.asarray(target[0], dtype=float)
-            v1 = np.asarray(target[1], dtype=float)
-            hermite = True
-        else:
-            p1 = np.asarray(target, dtype=float)
-            v1 = np.zeros(size)
-            hermite = False
-        what = "pose" if size == 6 else "position"
-        if p1.shape != (size,) or v1.shape != (size,) or not (
-                np.all(np.isfinite(p1)) and np.all(np.isfinite(v1))):
-            raise ValueError(f"{key}: give a finite {what} ({size},) or ({what} ({size},), "
-                             f"velocity ({size},))")
-        return p1, v1, hermite
-
     def _coupled(self, kind: str, name: str) -> None:
         specs = self.case.points if kind == "points" else self.case.bodies
         held = self.coupled_points if kind == "points" else self.coupled_bodies
@@ -216,7 +199,7 @@ class SystemSimulator(SteppedRun):
     def _drive_point(self, name: str, t1: float, target: Any) -> None:
         key = f"points.{name}"
         self._coupled("points", name)
-        p1, v1, hermite = self._target(key, target, 3)
+        p1, v1, hermite = self._host_target(key, target, 3)
         for breaks, coeffs in self.model.point_motions(self.data.args, name):
             self._segment(key, breaks, coeffs, t1, p1, v1, hermite)
         self._driven.add(key)
@@ -224,7 +207,7 @@ class SystemSimulator(SteppedRun):
     def _drive_body(self, name: str, t1: float, target: Any) -> None:
         key = f"bodies.{name}"
         self._coupled("bodies", name)
-        pose, vel, hermite = self._target(key, target, 6)
+        pose, vel, hermite = self._host_target(key, target, 6)
         (pb, pc), (ab, ac) = self.model.body_motion(self.data.args, name)
         # angles: the host's nearest to the current ones by whole turns (no spin through a
         # wrap from +pi to -pi); rates from the body-axes angular velocity at the target
