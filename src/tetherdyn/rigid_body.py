@@ -33,7 +33,8 @@ from .sea import FLUID_OUT, HAS_SURFACE, RHO_WATER, WATER_LEVEL, fluid_at
 
 __all__ = [
     "Body", "Waterplane", "STATE_SIZE", "N_PROPS", "WORK_SIZE", "body_props",
-    "initial_state", "attachment_kinematics", "add_attachment_load", "body_derivative",
+    "initial_state", "attachment_kinematics", "lever_and_spin", "add_attachment_load",
+    "body_derivative",
     "body_derivative_with",
     "normalize_quaternion", "quaternion_from_rpy", "rpy_from_quaternion",
     "rotation_matrix", "body_rates_from_rpy", "mass_matrix", "coupled_state",
