@@ -16,7 +16,14 @@ A least-squares fit µs = a + b · nodes gives the fixed cost a (per step or cal
 N) and the cost per node b [µs per node-step]; "at N" columns divide the whole step by
 the node count.
 
+With ``--reference COMMIT`` the same rows are measured for that commit's ``src/`` too
+(extracted with ``git archive``; its numba cache kept between runs) and for this checkout,
+in fresh processes that alternate base, new, base, new … (``--repeat`` rounds, best of the
+rounds per row): a before/after comparison on a shared machine, where only interleaved
+timings compare.
+
     python benchmarks/bench_formulations.py [--n 10 20 40 80 160] [--seconds 0.4]
+        [--formulations ...] [--reference COMMIT --repeat 3]
         [--out benchmarks/results_formulations.md]
 """
 
@@ -24,8 +31,11 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
+import subprocess
 import sys
+import tarfile
 import warnings
 from pathlib import Path
 
@@ -40,6 +50,7 @@ from tetherdyn.models import build_model
 FORMULATIONS = ("lumped_mass", "rigid_links", "rod_chain", "higher_order", "ancf2d")
 EI = 1e-4  # [N m^2] where a formulation needs bending stiffness
 HERE = Path(__file__).resolve().parent
+WORK = Path("/tmp/tetherdyn_bench_formulations")
 
 
 def case_for(formulation: str, n: int, medium: str) -> dict:
@@ -104,6 +115,59 @@ def tables(rows: list[dict], ns: list[int]) -> str:
     return "\n".join(out)
 
 
+def extract(commit: str) -> Path:
+    """``src/`` of ``commit`` (extracted once; its numba caches are kept between runs)."""
+    tree = WORK / f"base_{commit[:12]}"
+    if not (tree / "src" / "tetherdyn").is_dir():
+        tree.mkdir(parents=True, exist_ok=True)
+        tar_path = tree / "src.tar"
+        with open(tar_path, "wb") as f:
+            subprocess.run(["git", "-C", str(HERE.parent), "archive", commit, "src"],
+                           stdout=f, check=True)
+        with tarfile.open(tar_path) as tar:
+            tar.extractall(tree, filter="data")
+    return tree / "src"
+
+
+def measure_in(src: Path, args: argparse.Namespace) -> list[dict]:
+    """This script's rows measured in a fresh process importing tetherdyn from ``src``."""
+    out = WORK / "rows.json"
+    WORK.mkdir(parents=True, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PYTHONPATH"] = os.pathsep.join([str(src), str(HERE.parent)])
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--seconds", str(args.seconds),
+           "--n", *map(str, args.n), "--formulations", *args.formulations, "--json", str(out)]
+    subprocess.run(cmd, env=env, check=True, cwd=HERE, stdout=subprocess.DEVNULL)
+    return json.loads(out.read_text())
+
+
+def compare(args: argparse.Namespace) -> str:
+    """Base (``--reference``) and new rows, alternating fresh processes, best of rounds."""
+    trees = {"base": extract(args.reference), "new": HERE.parent / "src"}
+    best: dict[tuple, dict] = {}
+    for r in range(args.repeat):
+        for name, src in trees.items():
+            for row in measure_in(src, args):
+                key = (name, row["formulation"], row["medium"], row["N"])
+                old = best.get(key)
+                best[key] = row if old is None else {
+                    **row, "step": min(row["step"], old["step"]),
+                    "rhs": min(row["rhs"], old["rhs"])}
+            print(f"round {r + 1}: {name} done (load {os.getloadavg()[0]:.2f})", flush=True)
+    out = ["| formulation | medium | N | step µs base | step µs new | new / base | "
+           "RHS µs base | RHS µs new | new / base |", "|---|---|--:|--:|--:|--:|--:|--:|--:|"]
+    for (name, f, medium, n), new in best.items():
+        if name != "new":
+            continue
+        base = best[("base", f, medium, n)]
+        out.append(f"| {f} | {medium} | {n} | {base['step']:.3f} | {new['step']:.3f} | "
+                   f"{new['step'] / base['step']:.3f} | {base['rhs']:.3f} | {new['rhs']:.3f} | "
+                   f"{new['rhs'] / base['rhs']:.3f} |")
+    rows = [r for (name, *_), r in best.items() if name == "new"]
+    return "\n".join(out) + "\n\nThis checkout's rows (best of the rounds):\n\n" + tables(
+        rows, args.n)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--n", type=int, nargs="+", default=[10, 20, 40, 80, 160])
@@ -111,19 +175,29 @@ def main(argv: list[str] | None = None) -> int:
                    choices=FORMULATIONS)
     p.add_argument("--seconds", type=float, default=0.4)
     p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--reference", default=None,
+                   help="also measure this commit's src/, interleaved (fresh processes)")
+    p.add_argument("--repeat", type=int, default=3, help="rounds with --reference")
+    p.add_argument("--json", type=Path, default=None, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     argv = sys.argv[1:] if argv is None else argv
     load0 = os.getloadavg()[0]
     started = datetime.datetime.now(datetime.UTC)
-    rows = []
-    for f in args.formulations:
-        for medium in ("vacuum", "water"):
-            for n in args.n:
-                rows.append(measure(f, n, medium, args.seconds))
-                r = rows[-1]
-                print(f"{f:13s} {medium:6s} N={n:4d}: step {r['step']:9.3f} µs, "
-                      f"RHS {r['rhs']:8.3f} µs", flush=True)
-    text = tables(rows, args.n)
+    if args.reference is not None:
+        text = compare(args)
+    else:
+        rows = []
+        for f in args.formulations:
+            for medium in ("vacuum", "water"):
+                for n in args.n:
+                    rows.append(measure(f, n, medium, args.seconds))
+                    r = rows[-1]
+                    print(f"{f:13s} {medium:6s} N={n:4d}: step {r['step']:9.3f} µs, "
+                          f"RHS {r['rhs']:8.3f} µs", flush=True)
+        if args.json is not None:
+            args.json.write_text(json.dumps(rows))
+            return 0
+        text = tables(rows, args.n)
     print(text)
     if args.out is not None:
         cmd = "python benchmarks/bench_formulations.py" + "".join(f" {a}" for a in argv)
@@ -136,8 +210,10 @@ def main(argv: list[str] | None = None) -> int:
             f"- Command: `{cmd}`",
             "- The cable and the timing: the script's docstring. Fits: µs = a + b · nodes "
             "over the N measured, least squares on relative residuals; best of many short "
-            "repetitions (a shared machine).", "",
-            text, ""]))
+            "repetitions (a shared machine)."
+            + (f" Base: commit {args.reference}, new: this checkout; fresh processes "
+               f"alternating, {args.repeat} rounds, best per row." if args.reference else ""),
+            "", text, ""]))
     return 0
 
 

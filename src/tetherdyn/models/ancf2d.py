@@ -263,8 +263,11 @@ def _tether_force(n, flags, scal, gauss, grav, q, qd, F, tmp, energy):
     nq = 4 * n
     for i in range(nq):
         F[i] = grav[i]
-    energy[E_AXIAL] = 0.0
-    energy[E_BENDING] = 0.0
+    # the elastic energies (for diagnostics) summed in registers, stored once at the end: a
+    # store per Gauss point to an array the compiler cannot tell from q, F or gauss forced
+    # reloads (issue 22, a lean step; same sums in the same order: bit-identical)
+    u_axial = 0.0
+    u_bending = 0.0
     ea, ca, ei, cb = scal[EA], scal[CA], scal[EI], scal[CB]
     rho = scal[RHO]
     law = flags[DRAG_LAW]
@@ -308,8 +311,8 @@ def _tether_force(n, flags, scal, gauss, grav, q, qd, F, tmp, energy):
             k_sz = rx * inv3
             kap_dot = k_rx * vx + k_rz * vz + k_sx * wx + k_sz * wz
             M = ei * kap + cb * kap_dot  # bending moment, seed 003 eqs. (8), (14)
-            energy[E_AXIAL] += 0.5 * ea * eps * eps * wg
-            energy[E_BENDING] += 0.5 * ei * kap * kap * wg
+            u_axial += 0.5 * ea * eps * eps * wg
+            u_bending += 0.5 * ei * kap * kap * wg
             # −∂U/∂e − ∂U_D/∂ė (eqs. 7, 9, 13, 15): −∫ (N ∂ε/∂e + M ∂κ/∂e) ds
             ax = wg * N * rx * inv_n
             az = wg * N * rz * inv_n
@@ -367,6 +370,8 @@ def _tether_force(n, flags, scal, gauss, grav, q, qd, F, tmp, energy):
         F[o + 3] += fz1
         F[o + 5] += fz2
         F[o + 7] += fz3
+    energy[E_AXIAL] = u_axial
+    energy[E_BENDING] = u_bending
 
 
 @inline_kernel
@@ -532,18 +537,23 @@ def rhs(t, y, dydt, d):
     nq = d.n_q
     _total_force(t, y, d)
     b, held, hacc, Mb = d.acc, d.held, d.hacc, d.mband
-    # M_ff q̈_f = F_f − M_fh a_h (held rows/columns of the factor are the identity)
-    for h in range(nq):
-        if held[h]:
-            a = hacc[h]
-            for k in range(1, BAND + 1):
-                if h - k >= 0:
-                    b[h - k] -= Mb[k, h - k] * a
-                if h + k < nq:
-                    b[h + k] -= Mb[k, h] * a
-    for h in range(nq):
-        if held[h]:
-            b[h] = hacc[h]
+    # M_ff q̈_f = F_f − M_fh a_h (held rows/columns of the factor are the identity). Only an
+    # end node's four coordinates can be held (the constructor's ``held``): the two loops
+    # visit those alone, in increasing order as a scan of all n_q would (issue 22)
+    if d.flags[HELD0] or d.flags[HELD1]:
+        for w in range(2):
+            for h in range(0 if w == 0 else nq - 4, 4 if w == 0 else nq):
+                if held[h]:
+                    a = hacc[h]
+                    for k in range(1, BAND + 1):
+                        if h - k >= 0:
+                            b[h - k] -= Mb[k, h - k] * a
+                        if h + k < nq:
+                            b[h + k] -= Mb[k, h] * a
+        for w in range(2):
+            for h in range(0 if w == 0 else nq - 4, 4 if w == 0 else nq):
+                if held[h]:
+                    b[h] = hacc[h]
     band_solve(d.chol, b)
     for i in range(nq):
         dydt[i] = d.qd[i]

@@ -184,16 +184,24 @@ RUN_FIELDS = ("breaks0", "coeffs0", "breaks1", "coeffs1", "elem", "node", "fac",
 
 
 @inline_kernel
-def _spline_slope(pos, r2, a, b, h, x, out):
-    """r'(x) of the element between nodes a and b at x = (s − s_a)/h in [0, 1] into out.
+def _spline_slope_xyz(pos, r2, a, b, h, x):
+    """r'(x) of the element between nodes a and b at x = (s − s_a)/h in [0, 1], returned as
+    its three components (kept in registers: no store to a work array, issue 22).
 
     seed 004 eq. (4.15) differentiated: r' = Δr/h − (h/6)(3(1−x)² − 1) r''_a
     + (h/6)(3x² − 1) r''_b.
     """
     ca = -(h / 6.0) * (3.0 * (1.0 - x) * (1.0 - x) - 1.0)
     cb = (h / 6.0) * (3.0 * x * x - 1.0)
-    for k in range(3):
-        out[k] = (pos[b, k] - pos[a, k]) / h + ca * r2[a, k] + cb * r2[b, k]
+    return ((pos[b, 0] - pos[a, 0]) / h + ca * r2[a, 0] + cb * r2[b, 0],
+            (pos[b, 1] - pos[a, 1]) / h + ca * r2[a, 1] + cb * r2[b, 1],
+            (pos[b, 2] - pos[a, 2]) / h + ca * r2[a, 2] + cb * r2[b, 2])
+
+
+@inline_kernel
+def _spline_slope(pos, r2, a, b, h, x, out):
+    """:func:`_spline_slope_xyz` into the 3-vector out."""
+    out[0], out[1], out[2] = _spline_slope_xyz(pos, r2, a, b, h, x)
 
 
 @inline_kernel
@@ -404,17 +412,19 @@ def _tether_forces(t, n, flags, scal, elem, node, ends, fac, rollt0, rollv0, rol
     if damped:  # curvature rate: the (linear) spline of the velocities, clamps fixed
         spline_curvatures(vel[:n], elem[:n - 1, L0], fac, flags[CLAMP0], flags[CLAMP1], zero,
                           zero, r2dot[:n])
+    mode = flags[TWIST]
     for i in range(n):
         w = node[i, MASS] - rho * node[i, VOLUME]
         # weight and buoyancy of the half elements lumped here — seed 004 eq. (4.29)
         force[i, 0] = w * scal[GX]
         force[i, 1] = w * scal[GY]
         force[i, 2] = w * scal[GZ]
-        torsion[i, 0] = 0.0
-        torsion[i, 1] = 0.0
-        torsion[i, 2] = 0.0
+    if mode != TWIST_NONE:  # without a twist mode torsion is never written: its zeros stay
+        for i in range(n):
+            torsion[i, 0] = 0.0
+            torsion[i, 1] = 0.0
+            torsion[i, 2] = 0.0
     # the uniform torque GJτ — seed 004 eq. (4.34), closed form (digest §5.2)
-    mode = flags[TWIST]
     gjtau = 0.0
     tau = 0.0
     if mode == TWIST_TORQUE:  # GJτ = the torque about the outward tangent, either end
@@ -447,8 +457,8 @@ def _tether_forces(t, n, flags, scal, elem, node, ends, fac, rollt0, rollv0, rol
         # curved length by Gauss–Legendre — seed 004 eq. (4.20)
         L = 0.0
         for g in range(N_GL):
-            _spline_slope(pos, r2, a, b, h, GL_X[g], tmp)
-            L += GL_W[g] * math.sqrt(tmp[0] * tmp[0] + tmp[1] * tmp[1] + tmp[2] * tmp[2])
+            sx, sy, sz = _spline_slope_xyz(pos, r2, a, b, h, GL_X[g])
+            L += GL_W[g] * math.sqrt(sx * sx + sy * sy + sz * sz)
         L *= h
         length[e] = L
         strain = (L - h) / h

@@ -1,0 +1,138 @@
+"""Where a warm ``tetherdyn run`` process spends its time, after ``import tetherdyn`` (issue 22).
+
+One fresh process per example: ``import tetherdyn`` and the CLI are timed (wall and CPU),
+then ``tetherdyn run EXAMPLE -q -o FILE`` runs under cProfile with the process's CPU clock
+(numba's cache warm from an earlier process: run it twice). The run's CPU time is split
+into buckets by cProfile's cumulative times of the functions that own them (they do not
+overlap):
+
+* integration: the compiled time loops (``rk4_chunk`` / ``rk45_chunk`` / ``ga_chunk``,
+  their own time: compiled code has no Python frames inside);
+* numba's cache loads: the compiled functions read back from the disk cache
+  (``numba.core.caching.Cache.load_overload``, cumulative), of which the typing and target
+  contexts numba builds on the first one in a process (``BaseContext.refresh``, called
+  inside it);
+* results file: ``results.ResultsTable.write`` (netCDF4);
+* the rest (case loading and checks, the model, the start, imports on first use,
+  diagnostics …).
+
+The results file's solver statistics (steps, Jacobians, Newton iterations, force
+evaluations) are printed with it; its integration wall time is what the run itself
+measured. On a shared machine wall times include the waits for a core (the load is
+printed); the buckets, being CPU time, do not.
+
+    python benchmarks/profile_run.py [rov_manoeuvre ...] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from _common import ROOT, cpu_model, versions
+
+EXAMPLES = ROOT / "src" / "tetherdyn" / "examples"
+
+CHILD = r"""
+import cProfile, json, pstats, sys, time
+w0, c0 = time.perf_counter(), time.process_time()
+import tetherdyn  # noqa: F401
+from tetherdyn.cli import main
+w1, c1 = time.perf_counter(), time.process_time()
+pr = cProfile.Profile(time.process_time)  # CPU seconds: a shared machine's waits left out
+pr.enable()
+rc = main(["run", sys.argv[1], "-q", "-o", sys.argv[2]])
+pr.disable()
+w2, c2 = time.perf_counter(), time.process_time()
+assert rc == 0
+st = pstats.Stats(pr)
+cum = {}
+own = {}
+for (file, line, name), (cc, nc, tt, ct, callers) in st.stats.items():
+    key = f"{file}:{name}"
+    cum[key] = cum.get(key, 0.0) + ct
+    own[key] = own.get(key, 0.0) + tt
+def pick(table, *parts):
+    return sum(v for k, v in table.items() if all(p in k for p in parts))
+out = dict(import_wall=w1 - w0, import_cpu=c1 - c0, run_wall=w2 - w1, run_cpu=c2 - c1,
+           integration=pick(own, "integrate/", "_chunk"),
+           refresh=pick(cum, "numba/core/base.py", "refresh"),
+           load=pick(cum, "numba/core/caching.py", "load_overload"),
+           write=pick(cum, "tetherdyn/results.py", "write"))
+print(json.dumps(out))
+"""
+
+
+def profile(example: Path) -> dict:
+    import json
+
+    import netCDF4
+
+    with tempfile.TemporaryDirectory() as tmp:
+        nc = Path(tmp) / "out.nc"
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+        proc = subprocess.run([sys.executable, "-c", CHILD, str(example), str(nc)], env=env,
+                              capture_output=True, text=True, cwd=tmp)
+        if proc.returncode != 0:
+            raise RuntimeError(proc.stderr[-2000:])
+        row = json.loads(proc.stdout.strip().splitlines()[-1])
+        with netCDF4.Dataset(nc) as ds:
+            for k in ("steps", "jacobians", "rejected_steps", "newton_iterations",
+                      "force_evaluations", "rhs_evaluations", "wall_time_s"):
+                row[k] = getattr(ds, k, None)
+    return row
+
+
+def table(rows: dict[str, dict]) -> str:
+    out = ["| example | import wall / CPU | run wall / CPU (profiled) | CPU: integration | "
+           "numba cache loads (of which first-dispatch contexts) | results file | rest |",
+           "|---|---|---|--:|--:|--:|--:|"]
+    for name, r in rows.items():
+        rest = r["run_cpu"] - r["integration"] - r["load"] - r["write"]
+        out.append(f"| {name} | {r['import_wall']:.2f} / {r['import_cpu']:.2f} s | "
+                   f"{r['run_wall']:.2f} / {r['run_cpu']:.2f} s | {r['integration']:.2f} s | "
+                   f"{r['load']:.2f} s ({r['refresh']:.2f} s) | {r['write']:.2f} s | "
+                   f"{rest:.2f} s |")
+    out += ["", "Solver statistics of each run:", "",
+            "| example | steps | rejected | Jacobians | Newton iterations | force / RHS "
+            "evaluations | integration wall (results file) |", "|---|--:|--:|--:|--:|--:|--:|"]
+    for name, r in rows.items():
+        evals = r["force_evaluations"] or r["rhs_evaluations"]
+        out.append(f"| {name} | {r['steps']} | {r['rejected_steps']} | {r['jacobians']} | "
+                   f"{r['newton_iterations']} | {evals} | {r['wall_time_s']:.2f} s |")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("examples", nargs="*", default=["rov_manoeuvre"])
+    p.add_argument("--out", type=Path, default=None)
+    args = p.parse_args(argv)
+    load0 = os.getloadavg()[0]
+    started = datetime.datetime.now(datetime.UTC)
+    rows = {name: profile(EXAMPLES / f"{name}.yaml") for name in args.examples}
+    text = table(rows)
+    print(text)
+    if args.out is not None:
+        uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+        cmd = "python benchmarks/profile_run.py " + " ".join(args.examples)
+        args.out.write_text("\n".join([
+            "# A warm `tetherdyn run`, profiled after import (issue 22)", "",
+            f"- Date: {started:%Y-%m-%d %H:%M} UTC; machine: {cpu_model()}, "
+            f"{os.cpu_count()} cores, load average {load0:.2f} at the start; `uptime` at "
+            f"the end: {uptime}",
+            f"- Versions: {versions('numba', 'numpy')}",
+            f"- Command: `{cmd}` (numba's cache warm from an earlier process)",
+            "- Buckets: the script's docstring (CPU seconds of the profiled run; cProfile's "
+            "own overhead is in them).", "",
+            text, ""]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
