@@ -53,3 +53,31 @@ def test_at_a_twisting_moment_step_5_allows_the_rods_through_the_ends_need_compr
     rod = rov.rov_rod()
     t = rov.tensions_at(rod, 0.9, K=16, seed=7)
     assert t and max(t) < 0.0
+
+
+def test_the_model_with_compression_finds_the_continuum_arch():
+    # the one equilibrium on the run's branch, the arch in compression, found by the
+    # higher_order model's statics with tether.compression: true (seed 004's discrete rod)
+    # and by the continuum shooting: the same twist and the same force on the clamp,
+    # within the model's discretisation (N = 20: 1.7e-4 rad and 0.5 %; N = 40: 4e-5 rad)
+    import yaml
+
+    from tetherdyn.case import _Loader, load_case
+    from tetherdyn.models import build_model
+    from tetherdyn.statics import solve
+
+    rod = rov.rov_rod()
+    z, res, tmin, th = rov.gauss_newton(
+        rod, np.array([[-9.416, 1.677, 4.057, -0.118, -0.654, 0.0798]]), iters=15)
+    assert res[0] < 1e-9
+    raw = yaml.load(rov.EXAMPLE.read_text(), Loader=_Loader)  # noqa: S506 - the case reader's
+    raw["initial"] = {"shape": "equilibrium"}
+    raw["tether"]["compression"] = True
+    model = build_model(load_case(raw, base_dir=rov.EXAMPLE.parent))
+    eq = solve(model)
+    F = np.empty(model.n_q)
+    model.force(0.0, eq.y, F, model.data)
+    assert float(model.data.tw[0]) == pytest.approx(float(th[0]), abs=1e-3)
+    f0 = model.outputs(np.array([0.0]), eq.y[None, :])["start_force"][0]
+    P = z[0, 0:3] * rod.force_unit  # the internal force: what the line pulls the clamp with
+    assert np.linalg.norm(f0 - P) <= 0.01 * np.linalg.norm(P)

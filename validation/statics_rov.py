@@ -19,9 +19,9 @@ M; equations r(L) = r_end (3), m(L) × t(L) = 0 (2 independent) and the twist
 wrap(Θ(shape) − M L / GJ) = 0 (every 2π branch). Shooting with RK4 on s (nondimensional:
 EI = 1, L = 1), Gauss-Newton from many random starts at once (numpy, vectorised).
 
-``python -m validation.statics_rov [starts] [seed]`` prints every distinct equilibrium the
-search finds, with its least tension (a shape with T < 0 somewhere needs compression,
-which the example's tether, seed 004 eq. 2.17, does not take); ``python -m
+``python -m validation.statics_rov [starts] [seed] [RK4 steps]`` prints every distinct
+equilibrium the search finds, with its least tension (a shape with T < 0 somewhere needs
+compression, which the example's tether, seed 004 eq. 2.17, does not take); ``python -m
 validation.statics_rov scan K seed M̂ ...`` the least tension of every rod through the ends
 at fixed twisting moments M̂ = M L / EI, the twist equation left out.
 """
@@ -223,8 +223,11 @@ def main(argv: list[str]) -> None:
                   f"rad): {len(ts)} rods, least tensions [N] "
                   + " ".join(f"{v:+.4g}" for v in ts), flush=True)
         return
+    global NSTEP
     K = int(argv[0]) if argv else 400
     seed = int(argv[1]) if len(argv) > 1 else 0
+    if len(argv) > 2:
+        NSTEP = int(argv[2])
     rod = rov_rod()
     found = equilibria(rod, K, seed)
     print(f"rov_manoeuvre.yaml at t = 0 as a Kirchhoff rod (EI/GJ = {rod.c:.4g}, chord/L = "

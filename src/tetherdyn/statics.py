@@ -996,10 +996,11 @@ def solve(case_or_model, *, t: float = 0.0, rtol: float = 1e-6, guess=None,
                 best = eq
     tried.append("dynamic relaxation")
     y_relax = y0 if best is None else best.y
-    eq = _soft_relax(model, y_relax.copy(), t, tol, anchors, relax_time)
+    budget = RELAX_STEPS if relax_steps is None else relax_steps
+    eq = _soft_relax(model, y_relax.copy(), t, tol, anchors, min(budget, SOFT_RELAX_STEPS),
+                     relax_time)
     if eq is None or not eq.converged:
-        eq = _relax(model, y_relax.copy(), t, tol,
-                    RELAX_STEPS if relax_steps is None else relax_steps, anchors, relax_time)
+        eq = _relax(model, y_relax.copy(), t, tol, budget, anchors, relax_time)
     if eq.converged:  # with the anchors where the relaxation's run slid them
         return _done(eq, weight, anchors if eq.anchors is None else eq.anchors)
     if best is None or eq.residual < best.residual:
@@ -1403,7 +1404,7 @@ SOFT_RELAX_RATIO = 1e4
 SOFT_RELAX_STEPS = 10_000
 
 
-def _soft_relax(model, y0: np.ndarray, t: float, tol: float, anchors,
+def _soft_relax(model, y0: np.ndarray, t: float, tol: float, anchors, max_steps: int,
                 wall: float | None = None) -> Equilibrium | None:
     """Dynamic relaxation of the same line softened to EA/(w L) = SOFT_RELAX_RATIO (EI
     scaled by the same factor, as in :func:`_stiffness_continuation`) to 1e3 tol, then
@@ -1411,13 +1412,15 @@ def _soft_relax(model, y0: np.ndarray, t: float, tol: float, anchors,
     them. RK4's stable step grows as sqrt(EA): a stiff line (EA/(w L) = 1e6) relaxes 10
     times fewer steps soft; its shape differs from the real one by the strain T/EA, which
     Newton removes. Seabed + current (EA/(w L) = 1e6, a cross current sliding the
-    grounded nodes ~1 m): 40 000 real steps (1.2 s CPU) before Newton converged; soft,
-    about 3 600 steps and 4 Newton iterations (0.15 s). The anchors are those of the soft
-    run: friction is indeterminate in statics (docs/statics.md, "Seabed friction"), the
-    equilibrium returned is that of those anchors, residual measured on the real line.
-    None where the line is no stiffer than that (the plain relaxation is the soft one)."""
+    grounded nodes ~1 m): 40 000 real steps (1.3-1.6 s CPU the solve) before Newton
+    converged; soft, about 3 700 steps and 4 Newton iterations (0.25-0.31 s the solve).
+    The anchors are those of the soft run: friction is indeterminate in statics
+    (docs/statics.md, "Seabed friction"); the equilibrium returned is that of those
+    anchors, its residual measured on the real line.
+    At most ``max_steps`` RK4 steps (solve's relax_steps, up to SOFT_RELAX_STEPS). None
+    where the line is no stiffer than that (the plain relaxation is the soft one)."""
     case = model.case
-    if not model.n_q or not case.tether.EA:
+    if not model.n_q or not case.tether.EA or max_steps <= 0:
         return None
     EA = float(case.tether.EA)
     weight = line_weight(case, model.outputs(np.array([t]), y0[None, :])["position"][0])
@@ -1429,7 +1432,7 @@ def _soft_relax(model, y0: np.ndarray, t: float, tol: float, anchors,
     if EI > 0.0:
         changes["tether.EI"] = EI * fac
     soft = build_model(case.with_changes(changes))
-    relaxed = _relax(soft, y0, t, tol * 1e3, SOFT_RELAX_STEPS,
+    relaxed = _relax(soft, y0, t, tol * 1e3, max_steps,
                      None if anchors is None else np.array(anchors, copy=True), wall)
     if not relaxed.converged:
         return None
