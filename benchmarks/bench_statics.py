@@ -22,6 +22,7 @@ import datetime
 import glob
 import math
 import os
+import shlex
 import sys
 import time
 
@@ -192,7 +193,7 @@ def main() -> None:
             "second solve, kernels warm)",
             f"- Versions: {versions('numba', 'numpy', 'scipy')}; commit {git_commit()}; "
             f"tetherdyn imported from {os.path.dirname(tetherdyn.__file__)}",
-            "- Command: `python benchmarks/bench_statics.py " + " ".join(sys.argv[1:]) + "`",
+            "- Command: `python benchmarks/bench_statics.py " + shlex.join(sys.argv[1:]) + "`",
             "- Pass: residual <= 1e-6 of statics.line_weight and < 2 s CPU (the wall time "
             "on an idle machine; the wall time here also counts the other jobs).", ""]
     text = "\n".join(head + lines) + "\n"
