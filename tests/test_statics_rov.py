@@ -41,7 +41,8 @@ def test_every_equilibrium_found_needs_compression_and_the_run_branch_has_only_t
     run_branch = [o for o in found if o["branch"] == 0]
     assert len(run_branch) == 1
     arch = run_branch[0]
-    # the arch in compression, Θ = 0.1814 rad (RK4 100/200/400 steps agree to 1e-8; 50 here)
+    # the arch in compression, Θ = 0.1814 rad (RK4 with 100 and 400 steps: the same to 4
+    # digits; 50 here)
     assert arch["theta"] == pytest.approx(0.18143, abs=1e-4)
     assert arch["t_min"] == pytest.approx(-0.0605, abs=1e-3)
 
