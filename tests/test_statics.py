@@ -229,9 +229,10 @@ def test_solve_seabed_grounded_length_and_fairlead_tension_match_the_closed_form
 def test_solve_grounded_line_in_a_cross_current_with_the_anchors_its_relaxation_slid():
     # validation/statics.py's "seabed + current": the cross current moves the grounded
     # nodes ~1 m from the frictionless start, past their friction cap; Newton fails and
-    # the dynamic relaxation slides the anchors as a run does (sea.update_anchor). Measured
-    # against the start's anchors it stayed at 118 N; with the slid ones it converges, the
-    # equilibrium carries them, and a run from it stays still (issue 18: < 1e-6 m/s)
+    # the dynamic relaxation (of the line softened to EA/(wL) = 1e4, then Newton on the real
+    # one) slides the anchors as a run does (sea.update_anchor). Measured against the
+    # start's anchors it stayed at 118 N; with the slid ones it converges, the equilibrium
+    # carries them, and a run from it stays still (issue 18: < 1e-6 m/s)
     from tetherdyn.integrate import integrate
     from tetherdyn.start import initial_state
     from tetherdyn.statics import free_force, solve
