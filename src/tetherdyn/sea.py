@@ -46,7 +46,8 @@ from .waves import (
 
 __all__ = [
     "SEA_FIELDS", "SEA_RUN_FIELDS", "sea_arrays", "fluid_at", "element_fluid",
-    "element_fluid_calm", "element_fluid_waves", "element_calm", "wave_eta",
+    "element_fluid_calm", "element_fluid_waves", "element_calm", "element_waves",
+    "element_start", "wave_eta",
     "seabed_depth", "seabed_force", "update_anchor", "replay_anchors", "sea_results",
     "flow_velocity", "bathymetry_grid", "node_contact_geometry", "wetted_fraction",
     "STRETCH_CODES", "STRETCH", "WAVE_DEPTH", "WATER_LEVEL",
@@ -89,10 +90,8 @@ AIR_DENSITY = 1.225
 
 
 @inline_kernel
-def _profile_xyz(law, exponent, base, span, table, z):
-    """The flow velocity at height z [m/s] of a profile, (ux, uy, uz): a table of rows
-    [z, ux, uy, uz] (linear between rows, constant beyond) or a power law
-    u_ref ((z - base) / span)^exponent above base, 0 below (DNV-RP-C205 eqs. 2.3.2.12, 4.1.4)."""
+def _profile_full(law, exponent, base, span, table, z):
+    """:func:`_profile_xyz`, every law inlined (for code that works on arrays: _profile)."""
     if law == POWER_LAW:
         r = (z - base) / span
         f = r ** exponent if r > 0.0 else 0.0
@@ -120,11 +119,31 @@ def _profile_xyz(law, exponent, base, span, table, z):
             (1.0 - w) * table[j, 3] + w * table[j + 1, 3])
 
 
+@kernel
+def _profile_table(law, exponent, base, span, table, z):
+    """_profile_xyz of a table with more than one row or a power law (called: its
+    bisection and power compile once)."""
+    return _profile_full(law, exponent, base, span, table, z)
+
+
+@inline_kernel
+def _profile_xyz(law, exponent, base, span, table, z):
+    """The flow velocity at height z [m/s] of a profile, (ux, uy, uz): a table of rows
+    [z, ux, uy, uz] (linear between rows, constant beyond) or a power law
+    u_ref ((z - base) / span)^exponent above base, 0 below (DNV-RP-C205 eqs. 2.3.2.12, 4.1.4).
+    A uniform flow (one row) inlined, the others called (:func:`_profile_table`): for
+    register code (a call in a branch not taken makes code that works on arrays reload
+    them; _profile inlines every law)."""
+    if law != POWER_LAW and table.shape[0] == 1:  # uniform
+        return table[0, 1], table[0, 2], table[0, 3]
+    return _profile_table(law, exponent, base, span, table, z)
+
+
 @inline_kernel
 def _profile(law, exponent, base, span, table, z, out, k):
     """Add the flow velocity at height z [m/s] of a profile (:func:`_profile_xyz`) to
-    out[k:k+3]."""
-    ux, uy, uz = _profile_xyz(law, exponent, base, span, table, z)
+    out[k:k+3] (every law inlined)."""
+    ux, uy, uz = _profile_full(law, exponent, base, span, table, z)
     out[k] += ux
     out[k + 1] += uy
     out[k + 2] += uz
@@ -247,7 +266,7 @@ def wetted_fraction(par, waves, grid, t, ax, ay, az, bx, by, bz, work):
 
 
 @inline_kernel
-def _element_start(par, ax, ay, az, bx, by, bz, vax, vay, vaz, vbx, vby, vbz, out):
+def element_start(par, ax, ay, az, bx, by, bz, vax, vay, vaz, vbx, vby, vbz, out):
     """Zero element_fluid's loads and store the element's geometry in out[_GEO:_GEO+16]
     (a, b - a, v_a, v_b - v_a, unit tangent, length); returns the length L [m] (0: the
     tangent is left unset)."""
@@ -302,7 +321,7 @@ def _part_load(rho, law, frac, s, diameter, area, length0, cd_n, cd_t, ca_n, ca_
     fraction s from end a, in a medium of density rho [kg/m^3] whose flow is in
     out[_KIN:_KIN+7] (eta, velocity, acceleration at the centroid), to out[0:3] (end a)
     and out[3:6] (end b), by the lever rule (b gets s, a gets 1 - s). The element's
-    geometry is in out[_GEO:_GEO+16] (_element_start); scratch: out[_DRAG:_DRAG+3]."""
+    geometry is in out[_GEO:_GEO+16] (element_start); scratch: out[_DRAG:_DRAG+3]."""
     if rho == 0.0:
         return
     g = _GEO
@@ -343,18 +362,13 @@ def _part_load(rho, law, frac, s, diameter, area, length0, cd_n, cd_t, ca_n, ca_
     out[5] += s * fz
 
 
-@kernel
-def element_fluid_waves(par, current, wind, waves, grid, t, law, diameter, area, length0,
-                        cd_n, cd_t, ca_n, ca_t, ax, ay, az, bx, by, bz, vax, vay, vaz, vbx,
-                        vby, vbz, gx, gy, gz, out, ha_known):
-    """element_fluid with waves (par[HAS_WAVES] set; called: the wave kinematics compile
-    once, here). The surface heights above the two ends (wetted_fraction's rule), the
-    wet part's flow with the waves, the dry part's with the wind.
-
-    ``ha_known``: end a's height above the wavy surface [m] when the caller has it (the
-    previous element's end b, which this returns), else nan. Returns end b's height above
-    the wavy surface, nan when the element is too far below the surface to need it."""
-    L = _element_start(par, ax, ay, az, bx, by, bz, vax, vay, vaz, vbx, vby, vbz, out)
+@inline_kernel
+def element_waves(par, current, wind, waves, grid, t, law, diameter, area, length0, cd_n,
+                  cd_t, ca_n, ca_t, L, ax, ay, az, bx, by, bz, gx, gy, gz, out, ha_known):
+    """:func:`element_fluid_waves` after :func:`element_start` (``L``: what it returned;
+    the velocities are read from its geometry in out), for a loop over a chain of elements
+    that inlines it once (nodes.sea_node_waves). Returns end b's height above the wavy
+    surface [m] (nan when not computed), the next element's ``ha_known``."""
     f = 1.0
     wet_a = True
     hb_wavy = math.nan
@@ -364,17 +378,11 @@ def element_fluid_waves(par, current, wind, waves, grid, t, law, diameter, area,
         hb = bz - wl
         if max(az, bz) >= wl - par[ETA_MAX]:
             # each node's surface once: end a's is the previous element's end b
-            first = 1 if not math.isnan(ha_known) else 0
-            ha = ha_known
-            for end in range(first, 2):  # one inlined copy of the elevation for both ends
-                x = ax if end == 0 else bx
-                y = ay if end == 0 else by
-                h = (az if end == 0 else bz) - (
-                    wl + wave_elevation(waves, grid, par, t, x, y, out[_KIN:]))
-                if end == 0:
-                    ha = h
-                else:
-                    hb = h
+            if math.isnan(ha_known):
+                ha = az - (wl + wave_elevation(waves, grid, par, t, ax, ay, out[_KIN:]))
+            else:
+                ha = ha_known
+            hb = bz - (wl + wave_elevation(waves, grid, par, t, bx, by, out[_KIN:]))
             hb_wavy = hb
         f, wet_a = _fraction(ha, hb)
     _element_medium(par, f, out)
@@ -393,6 +401,23 @@ def element_fluid_waves(par, current, wind, waves, grid, t, law, diameter, area,
         _part_load(par[RHO_AIR], law, 1.0 - f, s, diameter, area, length0, cd_n, cd_t,
                    ca_n, ca_t, gx, gy, gz, out)
     return hb_wavy
+
+
+@kernel
+def element_fluid_waves(par, current, wind, waves, grid, t, law, diameter, area, length0,
+                        cd_n, cd_t, ca_n, ca_t, ax, ay, az, bx, by, bz, vax, vay, vaz, vbx,
+                        vby, vbz, gx, gy, gz, out, ha_known):
+    """element_fluid with waves (par[HAS_WAVES] set; called: the wave kinematics compile
+    once, here). The surface heights above the two ends (wetted_fraction's rule), the
+    wet part's flow with the waves, the dry part's with the wind.
+
+    ``ha_known``: end a's height above the wavy surface [m] when the caller has it (the
+    previous element's end b, which this returns), else nan. Returns end b's height above
+    the wavy surface, nan when the element is too far below the surface to need it."""
+    L = element_start(par, ax, ay, az, bx, by, bz, vax, vay, vaz, vbx, vby, vbz, out)
+    return element_waves(par, current, wind, waves, grid, t, law, diameter, area, length0,
+                         cd_n, cd_t, ca_n, ca_t, L, ax, ay, az, bx, by, bz, gx, gy, gz, out,
+                         ha_known)
 
 
 @inline_kernel

@@ -38,7 +38,8 @@ from ..sea import (
     SEA_RUN_FIELDS,
     WATER_LEVEL,
     element_calm,
-    element_fluid_waves,
+    element_start,
+    element_waves,
     fluid_at,
     sea_arrays,
     seabed_depth,
@@ -523,29 +524,43 @@ def _element_added(e, nodal, area, rho_added, scal, elem, wadd):
 
 
 @kernel
+def sea_node_waves(t, n, flags, scal, elem, nodal, par, current, wind, waves, grid, pos, vel,
+                   force, wadd, fout):
+    """The fluid's loads with waves (sea.element_waves per element, inlined once here)
+    added into force, the added mass into wadd (as :func:`sea_node_loads`); each node's
+    height above the wavy surface once (element e's end b is element e + 1's end a)."""
+    law = flags[DRAG_LAW]
+    diameter = scal[DIAMETER]
+    area = scal[DISPLACED]
+    h = math.nan  # node e's height above the wavy surface, from element e - 1
+    for e in range(n - 1):
+        L = element_start(par, pos[e, 0], pos[e, 1], pos[e, 2], pos[e + 1, 0], pos[e + 1, 1],
+                          pos[e + 1, 2], vel[e, 0], vel[e, 1], vel[e, 2], vel[e + 1, 0],
+                          vel[e + 1, 1], vel[e + 1, 2], fout)
+        h = element_waves(par, current, wind, waves, grid, t, law, diameter, area, elem[e, L0],
+                          scal[CD_N], scal[CD_T], scal[CA_N], scal[CA_T], L, pos[e, 0],
+                          pos[e, 1], pos[e, 2], pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2],
+                          scal[GX], scal[GY], scal[GZ], fout, h)
+        for a in range(3):
+            force[e, a] += fout[a]
+            force[e + 1, a] += fout[3 + a]
+        _element_added(e, nodal, area, fout[7], scal, elem, wadd)
+
+
+@kernel
 def sea_node_loads(t, n, flags, scal, elem, ends, nodal, par, current, wind, waves, grid, bed,
                    bed_axes, anchor, pos, vel, force, wadd, bedf, gnd, fout):
     """:func:`sea_loads` with ``nodal`` a float (1.0: per metre): one compiled copy for
     every formulation. The element loop is split by the sea: calm water inlines
-    sea.element_calm (no wave code, in registers), waves call sea.element_fluid_waves per
-    element (each node's surface height once: element e's end b is element e + 1's end a);
-    the seabed's loop is a called kernel (:func:`seabed_nodes`) reached only with a bed."""
+    sea.element_calm (no wave code, in registers), waves call :func:`sea_node_waves` (the
+    whole loop, once per evaluation); the seabed's loop is a called kernel
+    (:func:`seabed_nodes`) reached only with a bed."""
     law = flags[DRAG_LAW]
     diameter = scal[DIAMETER]
     area = scal[DISPLACED]
     if par[HAS_WAVES] != 0.0:
-        h = math.nan  # node e's height above the wavy surface, from element e - 1
-        for e in range(n - 1):
-            h = element_fluid_waves(par, current, wind, waves, grid, t, law, diameter, area,
-                                    elem[e, L0], scal[CD_N], scal[CD_T], scal[CA_N],
-                                    scal[CA_T], pos[e, 0], pos[e, 1], pos[e, 2], pos[e + 1, 0],
-                                    pos[e + 1, 1], pos[e + 1, 2], vel[e, 0], vel[e, 1],
-                                    vel[e, 2], vel[e + 1, 0], vel[e + 1, 1], vel[e + 1, 2],
-                                    scal[GX], scal[GY], scal[GZ], fout, h)
-            for a in range(3):
-                force[e, a] += fout[a]
-                force[e + 1, a] += fout[3 + a]
-            _element_added(e, nodal, area, fout[7], scal, elem, wadd)
+        sea_node_waves(t, n, flags, scal, elem, nodal, par, current, wind, waves, grid, pos,
+                       vel, force, wadd, fout)
     else:
         for e in range(n - 1):
             fax, fay, faz, fbx, fby, fbz, _, rho_added = element_calm(
