@@ -527,20 +527,18 @@ def _element_added(e, nodal, area, rho_added, scal, elem, wadd):
 def sea_node_waves(t, n, flags, scal, elem, nodal, par, current, wind, waves, grid, pos, vel,
                    force, wadd, fout):
     """The fluid's loads with waves (sea.element_waves per element, inlined once here)
-    added into force, the added mass into wadd (as :func:`sea_node_loads`); each node's
-    height above the wavy surface once (element e's end b is element e + 1's end a)."""
+    added into force, the added mass into wadd (as :func:`sea_node_loads`)."""
     law = flags[DRAG_LAW]
     diameter = scal[DIAMETER]
     area = scal[DISPLACED]
-    h = math.nan  # node e's height above the wavy surface, from element e - 1
     for e in range(n - 1):
         L = element_start(par, pos[e, 0], pos[e, 1], pos[e, 2], pos[e + 1, 0], pos[e + 1, 1],
                           pos[e + 1, 2], vel[e, 0], vel[e, 1], vel[e, 2], vel[e + 1, 0],
                           vel[e + 1, 1], vel[e + 1, 2], fout)
-        h = element_waves(par, current, wind, waves, grid, t, law, diameter, area, elem[e, L0],
-                          scal[CD_N], scal[CD_T], scal[CA_N], scal[CA_T], L, pos[e, 0],
-                          pos[e, 1], pos[e, 2], pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2],
-                          scal[GX], scal[GY], scal[GZ], fout, h)
+        element_waves(par, current, wind, waves, grid, t, law, diameter, area, elem[e, L0],
+                      scal[CD_N], scal[CD_T], scal[CA_N], scal[CA_T], L, pos[e, 0], pos[e, 1],
+                      pos[e, 2], pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2], scal[GX],
+                      scal[GY], scal[GZ], fout)
         for a in range(3):
             force[e, a] += fout[a]
             force[e + 1, a] += fout[3 + a]
