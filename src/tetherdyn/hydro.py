@@ -54,26 +54,27 @@ def cross_flow_drag(k_n, k_t, qx, qy, qz, ux, uy, uz):
 
 
 @inline_kernel
-def element_drag(law, rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy, uz, out):
-    """Drag force [N] on one straight element, written to out[0:3].
-
-    law: CROSS_FLOW   -> -1/2 rho cd_n d L |u_n| u_n - 1/2 rho cd_t (pi d) L |u_t| u_t
-         LOADING_FUNCTIONS -> seed 004 eq. (2.12): -1/2 rho d L cd_n |u|^2 (f_p u_n/|u_n|
-                          + f_q sign(u_t) q)
-         ISOTROPIC    -> seed 000 eq. (47): -1/2 rho cd_n (d L) |u| u
-    """
+def _cross_flow_xyz(rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy, uz):
+    """The CROSS_FLOW law of :func:`element_drag_xyz`."""
     ut = ux * qx + uy * qy + uz * qz
     unx = ux - ut * qx
     uny = uy - ut * qy
     unz = uz - ut * qz
     un = math.sqrt(unx * unx + uny * uny + unz * unz)
-    if law == CROSS_FLOW:
-        fn = -0.5 * rho * cd_n * diameter * length * un
-        ft = -0.5 * rho * cd_t * math.pi * diameter * length * abs(ut)
-        out[0] = fn * unx + ft * ut * qx
-        out[1] = fn * uny + ft * ut * qy
-        out[2] = fn * unz + ft * ut * qz
-    elif law == LOADING_FUNCTIONS:
+    fn = -0.5 * rho * cd_n * diameter * length * un
+    ft = -0.5 * rho * cd_t * math.pi * diameter * length * abs(ut)
+    return fn * unx + ft * ut * qx, fn * uny + ft * ut * qy, fn * unz + ft * ut * qz
+
+
+@inline_kernel
+def _other_xyz(law, rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy, uz):
+    """The LOADING_FUNCTIONS and ISOTROPIC laws of :func:`element_drag_xyz`."""
+    if law == LOADING_FUNCTIONS:
+        ut = ux * qx + uy * qy + uz * qz
+        unx = ux - ut * qx
+        uny = uy - ut * qy
+        unz = uz - ut * qz
+        un = math.sqrt(unx * unx + uny * uny + unz * unz)
         u2 = un * un + ut * ut
         eta = math.atan2(un, abs(ut))
         p = 0.5 * rho * diameter * length * cd_n * u2
@@ -85,12 +86,45 @@ def element_drag(law, rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy, uz,
             st = -p * fq
         elif ut < 0.0:
             st = p * fq
-        out[0] = sn * unx + st * qx
-        out[1] = sn * uny + st * qy
-        out[2] = sn * unz + st * qz
+        return sn * unx + st * qx, sn * uny + st * qy, sn * unz + st * qz
+    speed = math.sqrt(ux * ux + uy * uy + uz * uz)
+    f = -0.5 * rho * cd_n * diameter * length * speed
+    return f * ux, f * uy, f * uz
+
+
+@kernel
+def _drag_other(law, rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy, uz):
+    """The LOADING_FUNCTIONS and ISOTROPIC laws, called (compiled once, not in every
+    inlined copy of :func:`element_drag_xyz`)."""
+    return _other_xyz(law, rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy, uz)
+
+
+@inline_kernel
+def element_drag_xyz(law, rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy, uz):
+    """Drag force [N] (fx, fy, fz) on one straight element, returned (kept in registers by
+    the caller); the laws and arithmetic of :func:`element_drag`, cross-flow inlined, the
+    others called (:func:`_drag_other`): for register code (a call in a branch not taken
+    costs code that works on arrays reloads; use element_drag there)."""
+    if law != CROSS_FLOW:
+        return _drag_other(law, rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy, uz)
+    return _cross_flow_xyz(rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy, uz)
+
+
+@inline_kernel
+def element_drag(law, rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy, uz, out):
+    """Drag force [N] on one straight element, written to out[0:3] (every law inlined).
+
+    law: CROSS_FLOW   -> -1/2 rho cd_n d L |u_n| u_n - 1/2 rho cd_t (pi d) L |u_t| u_t
+         LOADING_FUNCTIONS -> seed 004 eq. (2.12): -1/2 rho d L cd_n |u|^2 (f_p u_n/|u_n|
+                          + f_q sign(u_t) q)
+         ISOTROPIC    -> seed 000 eq. (47): -1/2 rho cd_n (d L) |u| u
+    """
+    if law == CROSS_FLOW:
+        fx, fy, fz = _cross_flow_xyz(rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy,
+                                     uz)
     else:
-        speed = math.sqrt(ux * ux + uy * uy + uz * uz)
-        f = -0.5 * rho * cd_n * diameter * length * speed
-        out[0] = f * ux
-        out[1] = f * uy
-        out[2] = f * uz
+        fx, fy, fz = _other_xyz(law, rho, diameter, length, cd_n, cd_t, qx, qy, qz, ux, uy,
+                                uz)
+    out[0] = fx
+    out[1] = fy
+    out[2] = fz

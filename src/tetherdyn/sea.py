@@ -30,7 +30,7 @@ import math
 import numpy as np
 
 from ._jit import inline_kernel, kernel
-from .hydro import element_drag
+from .hydro import element_drag, element_drag_xyz
 from .waves import (
     AMP,
     N_WAVE_PAR,
@@ -46,6 +46,8 @@ from .waves import (
 
 __all__ = [
     "SEA_FIELDS", "SEA_RUN_FIELDS", "sea_arrays", "fluid_at", "element_fluid",
+    "element_fluid_calm", "element_fluid_waves", "element_calm", "element_waves",
+    "element_start", "wave_eta",
     "seabed_depth", "seabed_force", "update_anchor", "replay_anchors", "sea_results",
     "flow_velocity", "bathymetry_grid", "node_contact_geometry", "wetted_fraction",
     "STRETCH_CODES", "STRETCH", "WAVE_DEPTH", "WATER_LEVEL",
@@ -88,23 +90,15 @@ AIR_DENSITY = 1.225
 
 
 @inline_kernel
-def _profile(law, exponent, base, span, table, z, out, k):
-    """Add the flow velocity at height z [m/s] of a profile to out[k:k+3]: a table of rows
-    [z, ux, uy, uz] (linear between rows, constant beyond) or a power law
-    u_ref ((z - base) / span)^exponent above base, 0 below (DNV-RP-C205 eqs. 2.3.2.12, 4.1.4)."""
+def _profile_full(law, exponent, base, span, table, z):
+    """:func:`_profile_xyz`, every law inlined (for code that works on arrays: _profile)."""
     if law == POWER_LAW:
         r = (z - base) / span
         f = r ** exponent if r > 0.0 else 0.0
-        out[k] += f * table[0, 1]
-        out[k + 1] += f * table[0, 2]
-        out[k + 2] += f * table[0, 3]
-        return
+        return f * table[0, 1], f * table[0, 2], f * table[0, 3]
     n = table.shape[0]
     if n == 1:  # uniform
-        out[k] += table[0, 1]
-        out[k + 1] += table[0, 2]
-        out[k + 2] += table[0, 3]
-        return
+        return table[0, 1], table[0, 2], table[0, 3]
     if z <= table[0, 0]:
         j, w = 0, 0.0
     elif z >= table[n - 1, 0]:
@@ -120,20 +114,64 @@ def _profile(law, exponent, base, span, table, z, out, k):
                 hi = mid
         j = lo
         w = (z - table[lo, 0]) / (table[hi, 0] - table[lo, 0])
-    for a in range(3):
-        out[k + a] += (1.0 - w) * table[j, a + 1] + w * table[j + 1, a + 1]
+    return ((1.0 - w) * table[j, 1] + w * table[j + 1, 1],
+            (1.0 - w) * table[j, 2] + w * table[j + 1, 2],
+            (1.0 - w) * table[j, 3] + w * table[j + 1, 3])
+
+
+@kernel
+def _profile_table(law, exponent, base, span, table, z):
+    """_profile_xyz of a table with more than one row or a power law (called: its
+    bisection and power compile once)."""
+    return _profile_full(law, exponent, base, span, table, z)
+
+
+@inline_kernel
+def _profile_xyz(law, exponent, base, span, table, z):
+    """The flow velocity at height z [m/s] of a profile, (ux, uy, uz): a table of rows
+    [z, ux, uy, uz] (linear between rows, constant beyond) or a power law
+    u_ref ((z - base) / span)^exponent above base, 0 below (DNV-RP-C205 eqs. 2.3.2.12, 4.1.4).
+    A uniform flow (one row) inlined, the others called (:func:`_profile_table`): for
+    register code (a call in a branch not taken makes code that works on arrays reload
+    them; _profile inlines every law)."""
+    if law != POWER_LAW and table.shape[0] == 1:  # uniform
+        return table[0, 1], table[0, 2], table[0, 3]
+    return _profile_table(law, exponent, base, span, table, z)
+
+
+@inline_kernel
+def _profile(law, exponent, base, span, table, z, out, k):
+    """Add the flow velocity at height z [m/s] of a profile (:func:`_profile_xyz`) to
+    out[k:k+3] (every law inlined)."""
+    ux, uy, uz = _profile_full(law, exponent, base, span, table, z)
+    out[k] += ux
+    out[k + 1] += uy
+    out[k + 2] += uz
+
+
+# The calm path (no waves) is inlined into every caller and holds no wave code; with waves
+# the point or element goes to one called kernel (_fluid_at_waves, element_fluid_waves),
+# reached only when sea_par[HAS_WAVES] is set. Inlining the wave kinematics into each of
+# their callers made the sea path ~45 % of the suite's compile time (issue 22); a branch to
+# a called kernel costs only the wave case a call per point or element.
+
+
+@inline_kernel
+def _calm_flow(par, current, z, out, k):
+    """Calm-water kinematics at height z: out[k] eta = 0, out[k+1:k+4] the current [m/s],
+    out[k+4:k+7] acceleration 0 (a steady current has none)."""
+    for a in range(7):
+        out[k + a] = 0.0
+    _profile(par[CUR_LAW], par[CUR_EXP], par[CUR_BASE], par[CUR_SPAN], current, z, out,
+             k + 1)
 
 
 @inline_kernel
 def _water_flow(par, current, waves, grid, t, x, y, z, out, k):
-    """Water kinematics at (x, y, z): out[k] eta [m], out[k+1:k+4] velocity (waves +
-    current) [m/s], out[k+4:k+7] acceleration [m/s^2] (the waves'; a steady current has
-    none). ``out`` must hold k + 8 entries when there are waves (waves.py writes 7)."""
-    if par[HAS_WAVES] != 0.0:
-        wave_kinematics(waves, grid, par, t, x, y, z, out[k:k + 7])
-    else:
-        for a in range(7):
-            out[k + a] = 0.0
+    """Water kinematics at (x, y, z) with waves (par[HAS_WAVES] set): out[k] eta [m],
+    out[k+1:k+4] velocity (waves + current) [m/s], out[k+4:k+7] the waves' acceleration
+    [m/s^2]. ``out`` must hold k + 8 entries (waves.py writes 7)."""
+    wave_kinematics(waves, grid, par, t, x, y, z, out[k:k + 7])
     _profile(par[CUR_LAW], par[CUR_EXP], par[CUR_BASE], par[CUR_SPAN], current, z, out,
              k + 1)
 
@@ -148,13 +186,40 @@ def _air_flow(par, wind, z, out, k):
                  out, k + 1)
 
 
+@kernel
+def wave_eta(par, waves, grid, t, x, y, work):
+    """The wave elevation eta [m] above the calm level at (x, y) [m] at time t [s]
+    (waves.wave_elevation, called: ``work`` 7 floats of scratch). Needs waves."""
+    return wave_elevation(waves, grid, par, t, x, y, work)
+
+
 @inline_kernel
 def _surface(par, waves, grid, t, x, y, work):
     """z of the free surface above (x, y) at time t [m]: the water level plus the wave
     elevation (waves.wave_elevation; work[0:7] scratch)."""
     if par[HAS_WAVES] != 0.0:
-        return par[WATER_LEVEL] + wave_elevation(waves, grid, par, t, x, y, work)
+        return par[WATER_LEVEL] + wave_eta(par, waves, grid, t, x, y, work)
     return par[WATER_LEVEL]
+
+
+@inline_kernel
+def _medium(par, wind, z, out):
+    """fluid_at's medium from the water kinematics in out[0:7] (eta in out[0]): water below
+    the surface (or everywhere without a water level), else air and the wind."""
+    eta = out[0]
+    out[7] = eta
+    if par[HAS_SURFACE] == 0.0 or z <= par[WATER_LEVEL] + eta:
+        out[0] = par[RHO_WATER]
+    else:
+        _air_flow(par, wind, z, out, 0)
+        out[0] = par[RHO_AIR]
+
+
+@kernel
+def _fluid_at_waves(par, current, wind, waves, grid, t, x, y, z, out):
+    """fluid_at with waves (called: the wave kinematics compile once, here)."""
+    _water_flow(par, current, waves, grid, t, x, y, z, out, 0)
+    _medium(par, wind, z, out)
 
 
 @inline_kernel
@@ -163,14 +228,24 @@ def fluid_at(par, current, wind, waves, grid, t, x, y, z, out):
     [kg/m^3] (no water level: fluid_density everywhere), out[1:4] the flow velocity [m/s]
     (current + waves in water, wind in air), out[4:7] the flow acceleration [m/s^2],
     out[7] the wave elevation eta at (x, y) [m] above the calm level. out: FLUID_OUT."""
-    _water_flow(par, current, waves, grid, t, x, y, z, out, 0)
-    eta = out[0]
-    out[7] = eta
-    if par[HAS_SURFACE] == 0.0 or z <= par[WATER_LEVEL] + eta:
-        out[0] = par[RHO_WATER]
-    else:
-        _air_flow(par, wind, z, out, 0)
-        out[0] = par[RHO_AIR]
+    if par[HAS_WAVES] != 0.0:
+        _fluid_at_waves(par, current, wind, waves, grid, t, x, y, z, out)
+        return
+    _calm_flow(par, current, z, out, 0)
+    _medium(par, wind, z, out)
+
+
+@inline_kernel
+def _fraction(ha, hb):
+    """(f, wet_from_a) of a straight element whose ends are ha, hb [m] above the surface
+    (the surface linear between them): wetted_fraction's rule."""
+    if ha <= 0.0 and hb <= 0.0:
+        return 1.0, True
+    if ha > 0.0 and hb > 0.0:
+        return 0.0, True
+    if ha <= 0.0:
+        return -ha / (hb - ha), True
+    return -hb / (ha - hb), False
 
 
 @inline_kernel
@@ -187,39 +262,73 @@ def wetted_fraction(par, waves, grid, t, ax, ay, az, bx, by, bz, work):
     else:
         ha = az - wl
         hb = bz - wl
-    if ha <= 0.0 and hb <= 0.0:
-        return 1.0, True
-    if ha > 0.0 and hb > 0.0:
-        return 0.0, True
-    if ha <= 0.0:
-        return -ha / (hb - ha), True
-    return -hb / (ha - hb), False
+    return _fraction(ha, hb)
 
 
 @inline_kernel
-def _part_load(par, current, wind, waves, grid, t, law, wet, frac, s, diameter, area,
-               length0, cd_n, cd_t, ca_n, ca_t, gx, gy, gz, out):
+def element_start(par, ax, ay, az, bx, by, bz, vax, vay, vaz, vbx, vby, vbz, out):
+    """Zero element_fluid's loads and store the element's geometry in out[_GEO:_GEO+16]
+    (a, b - a, v_a, v_b - v_a, unit tangent, length); returns the length L [m] (0: the
+    tangent is left unset)."""
+    for k in range(6):
+        out[k] = 0.0
+    dx = bx - ax
+    dy = by - ay
+    dz = bz - az
+    L = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if L == 0.0:
+        return L
+    g = _GEO
+    out[g] = ax
+    out[g + 1] = ay
+    out[g + 2] = az
+    out[g + 3] = dx
+    out[g + 4] = dy
+    out[g + 5] = dz
+    out[g + 6] = vax
+    out[g + 7] = vay
+    out[g + 8] = vaz
+    out[g + 9] = vbx - vax
+    out[g + 10] = vby - vay
+    out[g + 11] = vbz - vaz
+    out[g + 12] = dx / L
+    out[g + 13] = dy / L
+    out[g + 14] = dz / L
+    out[g + 15] = L
+    return L
+
+
+@inline_kernel
+def _element_medium(par, f, out):
+    """element_fluid's out[6] (the wetted fraction f) and out[7] (the added-mass density)."""
+    out[6] = f
+    if par[HAS_SURFACE] == 0.0:
+        out[7] = par[RHO_WATER]
+    else:
+        out[7] = f * par[RHO_WATER] + (1.0 - f) * par[RHO_AIR]
+
+
+@inline_kernel
+def _part_z(s, out):
+    """Height [m] of the point at arc fraction s of the element in out[_GEO:]."""
+    return out[_GEO + 2] + s * out[_GEO + 5]
+
+
+@inline_kernel
+def _part_load(rho, law, frac, s, diameter, area, length0, cd_n, cd_t, ca_n, ca_t, gx, gy,
+               gz, out):
     """Add the fluid load of the part [frac] of an element whose centroid is at arc
-    fraction s from end a (medium: water when wet) to out[0:3] (end a) and out[3:6]
-    (end b), by the lever rule (b gets s, a gets 1 - s). The element's geometry is in
-    out[_GEO:_GEO+16] (element_fluid; inlining allows at most 30 arguments); scratch:
-    out[_KIN:_KIN+8], out[_DRAG:_DRAG+3]."""
+    fraction s from end a, in a medium of density rho [kg/m^3] whose flow is in
+    out[_KIN:_KIN+7] (eta, velocity, acceleration at the centroid), to out[0:3] (end a)
+    and out[3:6] (end b), by the lever rule (b gets s, a gets 1 - s). The element's
+    geometry is in out[_GEO:_GEO+16] (element_start); scratch: out[_DRAG:_DRAG+3]."""
+    if rho == 0.0:
+        return
     g = _GEO
     L = out[g + 15]
     qx = out[g + 12]
     qy = out[g + 13]
     qz = out[g + 14]
-    x = out[g] + s * out[g + 3]
-    y = out[g + 1] + s * out[g + 4]
-    z = out[g + 2] + s * out[g + 5]
-    if wet:
-        _water_flow(par, current, waves, grid, t, x, y, z, out, _KIN)
-        rho = par[RHO_WATER]
-    else:
-        _air_flow(par, wind, z, out, _KIN)
-        rho = par[RHO_AIR]
-    if rho == 0.0:
-        return
     vol = rho * area * length0 * frac  # displaced mass [kg]
     # buoyancy -rho V g of the part (Archimedes)
     fx = -vol * gx
@@ -254,6 +363,141 @@ def _part_load(par, current, wind, waves, grid, t, law, wet, frac, s, diameter, 
 
 
 @inline_kernel
+def element_waves(par, current, wind, waves, grid, t, law, diameter, area, length0, cd_n,
+                  cd_t, ca_n, ca_t, L, ax, ay, az, bx, by, bz, gx, gy, gz, out):
+    """:func:`element_fluid_waves` after :func:`element_start` (``L``: what it returned;
+    the velocities are read from its geometry in out), for a loop over a chain of elements
+    that inlines it once (nodes.sea_node_waves). Each element computes the surface above
+    both its ends: handing end b's on to the next element (each node's once) made the
+    elements of the loop a serial dependency chain and the wave step ~20 % slower
+    (measured, rhs CPU time, N = 40 and 160)."""
+    f = 1.0
+    wet_a = True
+    if par[HAS_SURFACE] != 0.0:
+        wl = par[WATER_LEVEL]
+        ha = az - wl
+        hb = bz - wl
+        if max(az, bz) >= wl - par[ETA_MAX]:
+            ha = az - (wl + wave_elevation(waves, grid, par, t, ax, ay, out[_KIN:]))
+            hb = bz - (wl + wave_elevation(waves, grid, par, t, bx, by, out[_KIN:]))
+        f, wet_a = _fraction(ha, hb)
+    _element_medium(par, f, out)
+    if L == 0.0:
+        return
+    if f > 0.0:  # the wet part: [0, f] from a, or [1 - f, 1]
+        s = 0.5 * f if wet_a else 1.0 - 0.5 * f
+        g = _GEO
+        _water_flow(par, current, waves, grid, t, out[g] + s * out[g + 3],
+                    out[g + 1] + s * out[g + 4], _part_z(s, out), out, _KIN)
+        _part_load(par[RHO_WATER], law, f, s, diameter, area, length0, cd_n, cd_t, ca_n,
+                   ca_t, gx, gy, gz, out)
+    if f < 1.0:  # the dry part
+        s = 0.5 * (1.0 + f) if wet_a else 0.5 * (1.0 - f)
+        _air_flow(par, wind, _part_z(s, out), out, _KIN)
+        _part_load(par[RHO_AIR], law, 1.0 - f, s, diameter, area, length0, cd_n, cd_t,
+                   ca_n, ca_t, gx, gy, gz, out)
+
+
+@kernel
+def element_fluid_waves(par, current, wind, waves, grid, t, law, diameter, area, length0,
+                        cd_n, cd_t, ca_n, ca_t, ax, ay, az, bx, by, bz, vax, vay, vaz, vbx,
+                        vby, vbz, gx, gy, gz, out):
+    """element_fluid with waves (par[HAS_WAVES] set; called: the wave kinematics compile
+    once, here). The surface heights above the two ends (wetted_fraction's rule), the
+    wet part's flow with the waves, the dry part's with the wind."""
+    L = element_start(par, ax, ay, az, bx, by, bz, vax, vay, vaz, vbx, vby, vbz, out)
+    element_waves(par, current, wind, waves, grid, t, law, diameter, area, length0, cd_n,
+                  cd_t, ca_n, ca_t, L, ax, ay, az, bx, by, bz, gx, gy, gz, out)
+
+
+@inline_kernel
+def _calm_part(rho, law, frac, s, diameter, area, length0, cd_n, cd_t, L, qx, qy, qz, vx, vy,
+               vz, dvx, dvy, dvz, wx, wy, wz, gx, gy, gz):
+    """(fx, fy, fz) [N]: _part_load's buoyancy and drag of a part in still-accelerated flow
+    (calm water or air: no flow acceleration, so no Morison inertia), in registers. v_a
+    and v_b - v_a of the element, w the flow velocity at the part's centroid."""
+    vol = rho * area * length0 * frac  # displaced mass [kg]
+    # buoyancy -rho V g of the part (Archimedes)
+    fx = -vol * gx
+    fy = -vol * gy
+    fz = -vol * gz
+    # drag at the centroid on the relative flow (hydro.element_drag; seed 004 eq. 2.12)
+    hx, hy, hz = element_drag_xyz(law, rho, diameter, frac * L, cd_n, cd_t, qx, qy, qz,
+                                  vx + s * dvx - wx, vy + s * dvy - wy, vz + s * dvz - wz)
+    return fx + hx, fy + hy, fz + hz
+
+
+@inline_kernel
+def element_calm(par, current, wind, law, diameter, area, length0, cd_n, cd_t, ax, ay, az,
+                 bx, by, bz, vax, vay, vaz, vbx, vby, vbz, gx, gy, gz):
+    """element_fluid without waves (par[HAS_WAVES] 0), in registers: (fa_x, fa_y, fa_z,
+    fb_x, fb_y, fb_z, f, rho_added) as element_fluid's out[0:8]. The same arithmetic as
+    element_fluid_waves with a flat surface at the water level and no flow acceleration
+    (its Morison term adds exact zeros; ca_n, ca_t act only through it)."""
+    dx = bx - ax
+    dy = by - ay
+    dz = bz - az
+    L = math.sqrt(dx * dx + dy * dy + dz * dz)
+    f = 1.0
+    wet_a = True
+    rw = par[RHO_WATER]
+    ra = par[RHO_AIR]
+    rho_added = rw
+    if par[HAS_SURFACE] != 0.0:
+        wl = par[WATER_LEVEL]
+        f, wet_a = _fraction(az - wl, bz - wl)
+        rho_added = f * rw + (1.0 - f) * ra
+    fax = fay = faz = fbx = fby = fbz = 0.0
+    if L == 0.0:
+        return fax, fay, faz, fbx, fby, fbz, f, rho_added
+    qx = dx / L
+    qy = dy / L
+    qz = dz / L
+    dvx = vbx - vax
+    dvy = vby - vay
+    dvz = vbz - vaz
+    if f > 0.0 and rw != 0.0:  # the wet part: [0, f] from a, or [1 - f, 1]
+        s = 0.5 * f if wet_a else 1.0 - 0.5 * f
+        ux, uy, uz = _profile_xyz(par[CUR_LAW], par[CUR_EXP], par[CUR_BASE], par[CUR_SPAN],
+                                  current, az + s * dz)
+        fx, fy, fz = _calm_part(rw, law, f, s, diameter, area, length0, cd_n, cd_t, L, qx,
+                                qy, qz, vax, vay, vaz, dvx, dvy, dvz, 0.0 + ux, 0.0 + uy,
+                                0.0 + uz, gx, gy, gz)
+        fax += (1.0 - s) * fx
+        fay += (1.0 - s) * fy
+        faz += (1.0 - s) * fz
+        fbx += s * fx
+        fby += s * fy
+        fbz += s * fz
+    if f < 1.0 and ra != 0.0:  # the dry part
+        s = 0.5 * (1.0 + f) if wet_a else 0.5 * (1.0 - f)
+        ux = uy = uz = 0.0
+        if par[HAS_WIND] != 0.0:
+            ux, uy, uz = _profile_xyz(par[WIND_LAW], par[WIND_EXP], par[WIND_BASE],
+                                      par[WIND_SPAN], wind, az + s * dz)
+        fx, fy, fz = _calm_part(ra, law, 1.0 - f, s, diameter, area, length0, cd_n, cd_t, L,
+                                qx, qy, qz, vax, vay, vaz, dvx, dvy, dvz, 0.0 + ux, 0.0 + uy,
+                                0.0 + uz, gx, gy, gz)
+        fax += (1.0 - s) * fx
+        fay += (1.0 - s) * fy
+        faz += (1.0 - s) * fz
+        fbx += s * fx
+        fby += s * fy
+        fbz += s * fz
+    return fax, fay, faz, fbx, fby, fbz, f, rho_added
+
+
+@inline_kernel
+def element_fluid_calm(par, current, wind, law, diameter, area, length0, cd_n, cd_t, ax, ay,
+                       az, bx, by, bz, vax, vay, vaz, vbx, vby, vbz, gx, gy, gz, out):
+    """element_fluid without waves (par[HAS_WAVES] 0; :func:`element_calm`) into out[0:8];
+    inlined, no wave code."""
+    (out[0], out[1], out[2], out[3], out[4], out[5], out[6],
+     out[7]) = element_calm(par, current, wind, law, diameter, area, length0, cd_n, cd_t, ax,
+                            ay, az, bx, by, bz, vax, vay, vaz, vbx, vby, vbz, gx, gy, gz)
+
+
+@inline_kernel
 def element_fluid(par, current, wind, waves, grid, t, law, diameter, area, length0, cd_n,
                   cd_t, ca_n, ca_t, ax, ay, az, bx, by, bz, vax, vay, vaz, vbx, vby, vbz,
                   gx, gy, gz, out):
@@ -267,46 +511,16 @@ def element_fluid(par, current, wind, waves, grid, t, law, diameter, area, lengt
     dry part in air, each part's load split by the lever rule about its centroid;
     out[6] the wetted fraction f; out[7] the added-mass density f rho_w + (1 - f) rho_air
     [kg/m^3] (no water level: rho_w). out: ELEMENT_OUT entries (out[8:] scratch).
-    docs/sea.md gives the rules."""
-    for k in range(6):
-        out[k] = 0.0
-    dx = bx - ax
-    dy = by - ay
-    dz = bz - az
-    L = math.sqrt(dx * dx + dy * dy + dz * dz)
-    f, wet_a = wetted_fraction(par, waves, grid, t, ax, ay, az, bx, by, bz, out[_KIN:])
-    out[6] = f
-    if par[HAS_SURFACE] == 0.0:
-        out[7] = par[RHO_WATER]
+    docs/sea.md gives the rules. With waves: element_fluid_waves (called); without:
+    element_fluid_calm (inlined). A hot loop over elements is faster split by
+    par[HAS_WAVES] around two loops, each calling one of them (nodes.sea_loads)."""
+    if par[HAS_WAVES] != 0.0:
+        element_fluid_waves(par, current, wind, waves, grid, t, law, diameter, area,
+                            length0, cd_n, cd_t, ca_n, ca_t, ax, ay, az, bx, by, bz, vax,
+                            vay, vaz, vbx, vby, vbz, gx, gy, gz, out)
     else:
-        out[7] = f * par[RHO_WATER] + (1.0 - f) * par[RHO_AIR]
-    if L == 0.0:
-        return
-    g = _GEO
-    out[g] = ax
-    out[g + 1] = ay
-    out[g + 2] = az
-    out[g + 3] = dx
-    out[g + 4] = dy
-    out[g + 5] = dz
-    out[g + 6] = vax
-    out[g + 7] = vay
-    out[g + 8] = vaz
-    out[g + 9] = vbx - vax
-    out[g + 10] = vby - vay
-    out[g + 11] = vbz - vaz
-    out[g + 12] = dx / L
-    out[g + 13] = dy / L
-    out[g + 14] = dz / L
-    out[g + 15] = L
-    if f > 0.0:  # the wet part: [0, f] from a, or [1 - f, 1]
-        s = 0.5 * f if wet_a else 1.0 - 0.5 * f
-        _part_load(par, current, wind, waves, grid, t, law, True, f, s, diameter, area,
-                   length0, cd_n, cd_t, ca_n, ca_t, gx, gy, gz, out)
-    if f < 1.0:  # the dry part
-        s = 0.5 * (1.0 + f) if wet_a else 0.5 * (1.0 - f)
-        _part_load(par, current, wind, waves, grid, t, law, False, 1.0 - f, s, diameter,
-                   area, length0, cd_n, cd_t, ca_n, ca_t, gx, gy, gz, out)
+        element_fluid_calm(par, current, wind, law, diameter, area, length0, cd_n, cd_t, ax,
+                           ay, az, bx, by, bz, vax, vay, vaz, vbx, vby, vbz, gx, gy, gz, out)
 
 
 # -- the seabed ----------------------------------------------------------------------------
@@ -331,36 +545,43 @@ def _bracket(axis, n, v):
     return lo, (v - axis[lo]) / (axis[hi] - axis[lo])
 
 
+@kernel
+def _bed_grid(par, bed, bed_axes, x, y):
+    """_bed_at on a bathymetry grid (called: the bisections compile once, here)."""
+    nx = int(par[BED_NX])
+    ny = int(par[BED_NY])
+    i, u = _bracket(bed_axes[0], nx, x)
+    j, v = _bracket(bed_axes[1], ny, y)
+    z00 = bed[i, j]
+    z10 = bed[i + 1, j]
+    z01 = bed[i, j + 1]
+    z11 = bed[i + 1, j + 1]
+    z = ((1.0 - u) * (1.0 - v) * z00 + u * (1.0 - v) * z10 + (1.0 - u) * v * z01
+         + u * v * z11)
+    a = 0.0
+    b = 0.0
+    if bed_axes[0, 0] < x < bed_axes[0, nx - 1]:
+        a = ((1.0 - v) * (z10 - z00) + v * (z11 - z01)) / (bed_axes[0, i + 1]
+                                                           - bed_axes[0, i])
+    if bed_axes[1, 0] < y < bed_axes[1, ny - 1]:
+        b = ((1.0 - u) * (z01 - z00) + u * (z11 - z10)) / (bed_axes[1, j + 1]
+                                                           - bed_axes[1, j])
+    inv = 1.0 / math.sqrt(1.0 + a * a + b * b)
+    return z, -a * inv, -b * inv, inv
+
+
 @inline_kernel
 def _bed_at(par, bed, bed_axes, x, y):
     """(z, nx, ny, nz): the seabed's height [m] under (x, y) and its unit upward normal.
     A plane z0 + a x + b y; a grid: bilinear in each cell, the normal of that surface
-    (its exact gradient); beyond the grid the edge values continue (gradient 0 across)."""
+    (its exact gradient); beyond the grid the edge values continue (gradient 0 across)
+    (_bed_grid, called)."""
     kind = par[BED]
     if kind == PLANE:  # the unit normal precomputed by sea_arrays (_plane_normal)
         return (par[BED_Z0] + par[BED_DZDX] * x + par[BED_DZDY] * y, par[BED_UX], par[BED_UY],
                 par[BED_UZ])
     if kind == GRID:
-        nx = int(par[BED_NX])
-        ny = int(par[BED_NY])
-        i, u = _bracket(bed_axes[0], nx, x)
-        j, v = _bracket(bed_axes[1], ny, y)
-        z00 = bed[i, j]
-        z10 = bed[i + 1, j]
-        z01 = bed[i, j + 1]
-        z11 = bed[i + 1, j + 1]
-        z = ((1.0 - u) * (1.0 - v) * z00 + u * (1.0 - v) * z10 + (1.0 - u) * v * z01
-             + u * v * z11)
-        a = 0.0
-        b = 0.0
-        if bed_axes[0, 0] < x < bed_axes[0, nx - 1]:
-            a = ((1.0 - v) * (z10 - z00) + v * (z11 - z01)) / (bed_axes[0, i + 1]
-                                                               - bed_axes[0, i])
-        if bed_axes[1, 0] < y < bed_axes[1, ny - 1]:
-            b = ((1.0 - u) * (z01 - z00) + u * (z11 - z10)) / (bed_axes[1, j + 1]
-                                                               - bed_axes[1, j])
-        inv = 1.0 / math.sqrt(1.0 + a * a + b * b)
-        return z, -a * inv, -b * inv, inv
+        return _bed_grid(par, bed, bed_axes, x, y)
     return -math.inf, 0.0, 0.0, 1.0
 
 
@@ -556,7 +777,8 @@ def _flow_rows(flow, law) -> np.ndarray:
 
 
 def sea_arrays(environment, nodes_xyz: np.ndarray, n_points: int) -> dict[str, np.ndarray]:
-    """The sea's packed arrays (float64, keys :data:`SEA_FIELDS`) for a case's
+    """The sea's packed arrays (float64, keys :data:`SEA_FIELDS`; all but the run fields
+    :data:`SEA_RUN_FIELDS` read-only) for a case's
     ``environment`` section (duck typed), the model's initial node positions
     ``nodes_xyz`` (n, 3) [m] and ``n_points`` contact points (the rows of sea_anchor).
 
@@ -629,6 +851,11 @@ def sea_arrays(environment, nodes_xyz: np.ndarray, n_points: int) -> dict[str, n
     nonuniform = current.shape[0] > 1 or par[CUR_LAW] == POWER_LAW
     par[SEA_ACTIVE] = float(wl is not None or waves is not None or seabed is not None
                             or wind_spec is not None or nonuniform)
+    # the constants read-only from the start (as a model's frozen data holds them): every
+    # caller, a model or a Python helper, gives the kernels the same array types, so each
+    # compiles once
+    for a in (par, current, wind, bed, bed_axes):
+        a.flags.writeable = False
     return {"sea_par": par, "sea_current": current, "sea_wind": wind, "sea_waves": sea_waves,
             "sea_grid": sea_grid, "sea_bed": bed, "sea_bed_axes": bed_axes,
             "sea_anchor": np.zeros((int(n_points), 4))}

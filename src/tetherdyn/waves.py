@@ -318,9 +318,17 @@ def fill_wave_par(par: np.ndarray, waves, water_level: float, depth: float | Non
     par[STRETCH] = stretch_code(waves) if waves is not None else WHEELER
 
 
+def _frozen(a: np.ndarray) -> np.ndarray:
+    """``a`` made read-only: constant tables reach the kernels with one set of array flags
+    wherever they come from (a model's frozen data, a Python helper, a test), so each
+    kernel compiles once, not once per flag set."""
+    a.flags.writeable = False
+    return a
+
+
 def no_waves() -> tuple[np.ndarray, np.ndarray]:
-    """The (sea_waves, sea_grid) of a case without waves: (0, NWC) and (1,)."""
-    return np.zeros((0, NWC)), np.zeros(1)
+    """The (sea_waves, sea_grid) of a case without waves: (0, NWC) (read-only) and (1,)."""
+    return _frozen(np.zeros((0, NWC))), np.zeros(1)
 
 
 def _grid_options(waves) -> dict | None:
@@ -508,8 +516,9 @@ def build_waves(waves, g: float, depth: float | None, water_level: float | None,
     table = wave_table(waves, g, d)
     opts = _grid_options(waves)
     if opts is None or extent is None or (not opts and table.shape[0] < GRID_MIN_COMPONENTS):
-        return table, np.zeros(1)
-    return table, build_grid(table, opts, stretch, d, float(water_level), extent)
+        return _frozen(table), np.zeros(1)
+    grid = build_grid(table, opts, stretch, d, float(water_level), extent)
+    return _frozen(table), grid
 
 
 # ============================================================================ kernels ===
@@ -854,7 +863,7 @@ def _hermite(grid, t):
     """(slice j, its slot, weights of f_j, T f'_j, f_j+1, T f'_j+1) for time t [s]: cubic
     Hermite on the slice interval [j T, (j + 1) T]."""
     sj = t * grid[G_IDT]
-    j = math.floor(sj)
+    j = np.floor(sj)  # a float, as _uni_cell's: the fills compile once for both
     tau = sj - j
     t2 = tau * tau
     t3 = t2 * tau
@@ -1039,14 +1048,18 @@ def _kinematics_slow(waves, grid, par, t, x, y, z, out):
     extrapolate = par[STRETCH] == EXTRAPOLATED
     zc = z - par[WATER_LEVEL]
     if grid[G_FLAG] == 1.0 and grid[G_NB] == 1.0:
+        # one column across (nbc = 1, ib = 0) read from the grid: run-time ints, as the
+        # multidirectional branch passes (literal 0, 1 compiled the fills a second time)
+        nbc = int(grid[G_NB])
+        ib = nbc - 1
         for _ in range(3):  # at most: fill eta, fill the field, answer
             status, ia, iz, j, zs = _uni_kinematics(grid, par, t, x, y, z, out)
             if status == 0:
                 return
             if status == 1:
-                _fill_eta_cell(waves, grid, ia, 0, 1, j)
+                _fill_eta_cell(waves, grid, ia, ib, nbc, j)
             elif status == 2:
-                _fill_field_cell(waves, grid, ia, 0, 1, iz, j)
+                _fill_field_cell(waves, grid, ia, ib, nbc, iz, j)
             elif status == 4:  # eta from the grid, the field summed at zs
                 field_direct(waves, x, y, zs, t, extrapolate, out, 1, False)
                 return

@@ -37,12 +37,15 @@ from ..sea import (
     SEA_FIELDS,
     SEA_RUN_FIELDS,
     WATER_LEVEL,
-    element_fluid,
+    element_calm,
+    element_start,
+    element_waves,
     fluid_at,
     sea_arrays,
     seabed_depth,
     seabed_force,
     update_anchor,
+    wave_eta,
     wetted_fraction,
 )
 from ..winch import (
@@ -510,7 +513,76 @@ def contact_geometry(i, n, elem, pos):
     return tx, ty, tz, length
 
 
+@inline_kernel
+def _element_added(e, nodal, area, rho_added, scal, elem, wadd):
+    """Element e's added mass scaled by its medium (density rho_added [kg/m^3]) into wadd
+    (per element, or per metre when ``nodal`` is not 0)."""
+    # ρ_eff Ca A (per metre), × L_u per element — seed 004 eqs. (2.14), (4.11)
+    per = area * rho_added if nodal != 0.0 else area * rho_added * elem[e, L0]
+    wadd[e, 0] = scal[CA_N] * per
+    wadd[e, 1] = scal[CA_T] * per
+
+
 @kernel
+def sea_node_waves(t, n, flags, scal, elem, nodal, par, current, wind, waves, grid, pos, vel,
+                   force, wadd, fout):
+    """The fluid's loads with waves (sea.element_waves per element, inlined once here)
+    added into force, the added mass into wadd (as :func:`sea_node_loads`)."""
+    law = flags[DRAG_LAW]
+    diameter = scal[DIAMETER]
+    area = scal[DISPLACED]
+    for e in range(n - 1):
+        L = element_start(par, pos[e, 0], pos[e, 1], pos[e, 2], pos[e + 1, 0], pos[e + 1, 1],
+                          pos[e + 1, 2], vel[e, 0], vel[e, 1], vel[e, 2], vel[e + 1, 0],
+                          vel[e + 1, 1], vel[e + 1, 2], fout)
+        element_waves(par, current, wind, waves, grid, t, law, diameter, area, elem[e, L0],
+                      scal[CD_N], scal[CD_T], scal[CA_N], scal[CA_T], L, pos[e, 0], pos[e, 1],
+                      pos[e, 2], pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2], scal[GX],
+                      scal[GY], scal[GZ], fout)
+        for a in range(3):
+            force[e, a] += fout[a]
+            force[e + 1, a] += fout[3 + a]
+        _element_added(e, nodal, area, fout[7], scal, elem, wadd)
+
+
+@kernel
+def sea_node_loads(t, n, flags, scal, elem, ends, nodal, par, current, wind, waves, grid, bed,
+                   bed_axes, anchor, pos, vel, force, wadd, bedf, gnd, fout):
+    """:func:`sea_loads` with ``nodal`` a float (1.0: per metre): one compiled copy for
+    every formulation. The element loop is split by the sea: calm water inlines
+    sea.element_calm (no wave code, in registers), waves call :func:`sea_node_waves` (the
+    whole loop, once per evaluation); the seabed's loop is a called kernel
+    (:func:`seabed_nodes`) reached only with a bed."""
+    law = flags[DRAG_LAW]
+    diameter = scal[DIAMETER]
+    area = scal[DISPLACED]
+    if par[HAS_WAVES] != 0.0:
+        sea_node_waves(t, n, flags, scal, elem, nodal, par, current, wind, waves, grid, pos,
+                       vel, force, wadd, fout)
+    else:
+        for e in range(n - 1):
+            fax, fay, faz, fbx, fby, fbz, _, rho_added = element_calm(
+                par, current, wind, law, diameter, area, elem[e, L0], scal[CD_N], scal[CD_T],
+                pos[e, 0], pos[e, 1], pos[e, 2], pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2],
+                vel[e, 0], vel[e, 1], vel[e, 2], vel[e + 1, 0], vel[e + 1, 1], vel[e + 1, 2],
+                scal[GX], scal[GY], scal[GZ])
+            force[e, 0] += fax
+            force[e, 1] += fay
+            force[e, 2] += faz
+            force[e + 1, 0] += fbx
+            force[e + 1, 1] += fby
+            force[e + 1, 2] += fbz
+            _element_added(e, nodal, area, rho_added, scal, elem, wadd)
+    for w in range(2):
+        if flags[HELD0 + w] == 0 and (ends[w, BODY_V] > 0.0 or ends[w, BODY_DRAG] > 0.0):
+            sea_body_load(t, 0 if w == 0 else n - 1, ends[w], scal, par, current, wind,
+                          waves, grid, pos, vel, force, fout)
+    if par[BED] != 0.0:
+        seabed_nodes(n, flags, scal, elem, par, bed, bed_axes, anchor, pos, vel, force, bedf,
+                     gnd, fout)
+
+
+@inline_kernel
 def sea_loads(t, n, flags, scal, elem, ends, nodal, par, current, wind, waves, grid, bed,
               bed_axes, anchor, pos, vel, force, wadd, bedf, gnd, fout):
     """The sea's loads on the n live nodes added into force [N] (sea.py, docs/sea.md):
@@ -518,29 +590,18 @@ def sea_loads(t, n, flags, scal, elem, ends, nodal, par, current, wind, waves, g
     fraction (sea.element_fluid, lever rule to its two nodes), and the element's added
     mass scaled by its medium into wadd (per element, or per metre when ``nodal``); a
     free end's body (:func:`sea_body_load`); per free node the seabed's contact and
-    friction (sea.seabed_force) into bedf, gnd."""
-    law = flags[DRAG_LAW]
+    friction (sea.seabed_force) into bedf, gnd. (:func:`sea_node_loads`, called with
+    ``nodal`` as a float: a literal bool compiled one copy per value.)"""
+    sea_node_loads(t, n, flags, scal, elem, ends, 1.0 if nodal else 0.0, par, current, wind,
+                   waves, grid, bed, bed_axes, anchor, pos, vel, force, wadd, bedf, gnd, fout)
+
+
+@kernel
+def seabed_nodes(n, flags, scal, elem, par, bed, bed_axes, anchor, pos, vel, force, bedf, gnd,
+                 fout):
+    """Per free node of the n live nodes the seabed's contact and friction
+    (sea.seabed_force) into bedf, gnd and added into force [N]."""
     diameter = scal[DIAMETER]
-    area = scal[DISPLACED]
-    for e in range(n - 1):
-        element_fluid(par, current, wind, waves, grid, t, law, diameter, area, elem[e, L0],
-                      scal[CD_N], scal[CD_T], scal[CA_N], scal[CA_T], pos[e, 0], pos[e, 1],
-                      pos[e, 2], pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2], vel[e, 0],
-                      vel[e, 1], vel[e, 2], vel[e + 1, 0], vel[e + 1, 1], vel[e + 1, 2],
-                      scal[GX], scal[GY], scal[GZ], fout)
-        for a in range(3):
-            force[e, a] += fout[a]
-            force[e + 1, a] += fout[3 + a]
-        # ρ_eff Ca A (per metre), × L_u per element — seed 004 eqs. (2.14), (4.11)
-        per = area * fout[7] if nodal else area * fout[7] * elem[e, L0]
-        wadd[e, 0] = scal[CA_N] * per
-        wadd[e, 1] = scal[CA_T] * per
-    for w in range(2):
-        if flags[HELD0 + w] == 0 and (ends[w, BODY_V] > 0.0 or ends[w, BODY_DRAG] > 0.0):
-            sea_body_load(t, 0 if w == 0 else n - 1, ends[w], scal, par, current, wind,
-                          waves, grid, pos, vel, force, fout)
-    if par[BED] == 0.0:
-        return
     for i in range(n):
         gnd[i] = 0.0
         bedf[i, 0] = 0.0
@@ -579,10 +640,8 @@ def sea_body_load(t, i, end, scal, par, current, wind, waves, grid, pos, vel, fo
 
 
 @kernel
-def sea_added_mass(t, n, scal, elem, nodal, par, waves, grid, pos, wadd, work):
-    """The added mass of the n live nodes' elements scaled by their medium into wadd (as
-    :func:`sea_loads` does, from the wetted fraction alone: the mass matrix of
-    generalized-α); ``work``: sea.ELEMENT_OUT floats."""
+def sea_node_added_mass(t, n, scal, elem, nodal, par, waves, grid, pos, wadd, work):
+    """:func:`sea_added_mass` with ``nodal`` a float (1.0: per metre)."""
     area = scal[DISPLACED]
     rw = par[RHO_WATER]
     ra = par[RHO_AIR] if par[HAS_SURFACE] != 0.0 else rw
@@ -590,9 +649,18 @@ def sea_added_mass(t, n, scal, elem, nodal, par, waves, grid, pos, wadd, work):
         f = wetted_fraction(par, waves, grid, t, pos[e, 0], pos[e, 1], pos[e, 2],
                             pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2], work)[0]
         rho = f * rw + (1.0 - f) * ra
-        per = area * rho if nodal else area * rho * elem[e, L0]
+        per = area * rho if nodal != 0.0 else area * rho * elem[e, L0]
         wadd[e, 0] = scal[CA_N] * per
         wadd[e, 1] = scal[CA_T] * per
+
+
+@inline_kernel
+def sea_added_mass(t, n, scal, elem, nodal, par, waves, grid, pos, wadd, work):
+    """The added mass of the n live nodes' elements scaled by their medium into wadd (as
+    :func:`sea_loads` does, from the wetted fraction alone: the mass matrix of
+    generalized-α); ``work``: sea.ELEMENT_OUT floats (:func:`sea_node_added_mass`)."""
+    sea_node_added_mass(t, n, scal, elem, 1.0 if nodal else 0.0, par, waves, grid, pos, wadd,
+                        work)
 
 
 @kernel
@@ -636,16 +704,28 @@ def shift_anchors(anchor, n_before, n_after, winch_side):
 
 
 @kernel
-def sea_instant(j, t, n, par, current, wind, waves, grid, pos, bedf, gnd, fout, eta,
-                grounded, bed_force):
-    """One output instant's sea results after an evaluation: the wave elevation above the
-    calm level at each node's (x, y) [m], grounded (0/1) and the seabed's force [N]."""
+def sea_node_instant(j, t, n, par, waves, grid, pos, bedf, gnd, work, eta, grounded,
+                     bed_force):
+    """:func:`sea_instant` on any layout of the outputs (one compiled copy)."""
+    waves_on = par[HAS_WAVES] != 0.0
     for i in range(n):
-        fluid_at(par, current, wind, waves, grid, t, pos[i, 0], pos[i, 1], pos[i, 2], fout)
-        eta[j, i] = fout[7]
+        # the elevation sea.fluid_at gives (out[7]): waves.wave_elevation, 0 without waves
+        eta[j, i] = wave_eta(par, waves, grid, t, pos[i, 0], pos[i, 1], work) if waves_on \
+            else 0.0
         grounded[j, i] = gnd[i]
         for a in range(3):
             bed_force[j, i, a] = bedf[i, a]
+
+
+@inline_kernel
+def sea_instant(j, t, n, par, current, wind, waves, grid, pos, bedf, gnd, fout, eta,
+                grounded, bed_force):
+    """One output instant's sea results after an evaluation: the wave elevation above the
+    calm level at each node's (x, y) [m], grounded (0/1) and the seabed's force [N].
+    (:func:`sea_node_instant`; the full slices make every caller's outputs layout 'A':
+    a whole run's arrays and a system's per-line slices share one compiled copy.)"""
+    sea_node_instant(j, t, n, par, waves, grid, pos, bedf, gnd, fout, eta[:, :],
+                     grounded[:, :], bed_force[:, :, :])
 
 
 def sea_data(case, arc_length: np.ndarray, ns: int, n_elem_rows: int) -> dict:
