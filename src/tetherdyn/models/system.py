@@ -33,9 +33,12 @@ without bodies, runs that one set of kernels), each pass linear in its nodes:
 
 1. ``_sync``: each free point's position and velocity into the node rows of the line ends
    on it;
-2. per line, the line's own rhs (lumped_mass.rhs on its slice of y and its line_data): the
-   tether's loads and the rates of its nodes, the ends on free points included (as free
-   ends without payload);
+2. per line, the line's own rhs on its slice of y and its line_data, on the path its model
+   chose (lumped_mass flags[LEAN]: the lean one-pass kernels in a calm fluid or sea, else
+   lumped_mass.rhs): the tether's loads and the rates of its nodes, the ends on free points
+   included (as free ends without payload); either path leaves the end nodes' loads and
+   the end elements' tangents and added masses that step 3 reads (the results run every
+   line through lumped_mass.rhs, which fills all its work arrays);
 3. ``_points``: per free point its own loads and mass, plus per attached line end that end
    node's load and 3x3 mass matrix (read from the stacked work arrays the lines' rhs just
    filled: force, tangent, wadd), one 3x3 solve per point, and the point's rates copied

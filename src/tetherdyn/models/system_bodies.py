@@ -54,6 +54,7 @@ from ..rigid_body import (
     normalize_quaternion,
 )
 from ..sea import SEA_ACTIVE
+from .lumped_mass import GENERAL, LEAN, LEAN_FLUID, LEAN_VACUUM, rhs_lean_fluid, rhs_lean_vacuum
 from .nodes import ADDED_N, ADDED_T, GX, MASS, mass_matrix_of
 from .system import RUN_FIELDS as SYSTEM_RUN_FIELDS
 from .system import (
@@ -282,18 +283,37 @@ def _bodies(t, y, dydt, d):
 
 
 @kernel
-def rhs(t, y, dydt, d):
+def system_rhs(t, y, dydt, d, general):
     """dy/dt of the system with bodies: the bodies' states and the line ends on them, every
-    line's own rhs, the free points (models/system.py), then the bodies."""
+    line's own rhs, the free points (models/system.py), then the bodies. Each line steps
+    with the path its model chose (lumped_mass flags[LEAN]: the lean one-pass kernels for a
+    line without winch or bending in a calm fluid or sea, which leave the loads of its end
+    nodes and the tangents and added masses of its end elements for the points' and
+    bodies' passes); ``general``: every line through the general lumped_mass.rhs, which
+    also fills the work arrays the results read (:func:`diagnostics`)."""
     _sync(y, d)
     _body_states(t, y, d)
     _attach_sync(y, d)
     off = d.off
     for k in range(n_lines(d)):
-        line_rhs(t, y[off[k]:off[k + 1]], dydt[off[k]:off[k + 1]],
-                 line_data(d.stack, d.soff, k))
+        ld = line_data(d.stack, d.soff, k)
+        yk = y[off[k]:off[k + 1]]
+        dk = dydt[off[k]:off[k + 1]]
+        path = GENERAL if general else ld.flags[LEAN]
+        if path == LEAN_FLUID:
+            rhs_lean_fluid(t, yk, dk, ld)
+        elif path == LEAN_VACUUM:
+            rhs_lean_vacuum(t, yk, dk, ld)
+        else:
+            line_rhs(t, yk, dk, ld)
     _points(t, y, dydt, d)
     _bodies(t, y, dydt, d)
+
+
+@inline_kernel
+def rhs(t, y, dydt, d):
+    """dy/dt of the system (:func:`system_rhs`, each line on its model's path)."""
+    system_rhs(t, y, dydt, d, False)
 
 
 @kernel
@@ -313,13 +333,14 @@ def enforce(t, y, d):
 @kernel
 def diagnostics(times, Y, d, replay, dydt, M, node_off, tension, start_force, end_force,
                 kinetic, potential, curvature, shear, eta, grounded, bed_force, winch_out):
-    """Per output instant: the system's rhs (so that the line ends on free points and
-    bodies move with them), then every line's results (models/system._line_instants) into
+    """Per output instant: the system's rhs with every line on the general path (so that
+    the line ends on free points and bodies move with them, and the lines' work arrays
+    hold what their results read), then every line's results (models/system._line_instants) into
     the stacked arrays: line k's nodes are columns node_off[k]:node_off[k + 1] of
     curvature, eta, grounded, bed_force, its elements the same less k (tension, shear);
     start_force, end_force, kinetic, potential and winch_out have a column per line."""
     for j in range(times.size):
-        rhs(times[j], Y[j], dydt, d)
+        system_rhs(times[j], Y[j], dydt, d, True)
         _line_instants(j, times[j], Y[j], dydt, d, replay, M, node_off, tension, start_force,
                        end_force, kinetic, potential, curvature, shear, eta, grounded,
                        bed_force, winch_out)
