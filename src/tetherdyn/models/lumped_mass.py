@@ -45,6 +45,7 @@ from ..sea import (
     SEA_ACTIVE,
     TABLE,
     WATER_LEVEL,
+    seabed_depth,
 )
 from ..spline import (
     CLAMPED,
@@ -124,6 +125,7 @@ from .nodes import (
     instant_results,
     load_state,
     mass_rows,
+    node_held,
     node_rates,
     payload_load,
     positions_from,
@@ -801,6 +803,22 @@ def enforce_lean(t, y, d):
                d.breaks1, d.coeffs1)
 
 
+@inline_kernel
+def off_bed(y, n, flags, par, bed, bed_axes, anchor, work):
+    """Whether no free node of the n live nodes of y is in the seabed; if so, every free
+    node's friction anchor is cleared — all that nodes.sea_anchors does then (a node above
+    the bed has none), without its copy of the state (``work``: 3 floats)."""
+    for i in range(n):
+        if node_held(i, n, flags):
+            continue
+        if y[3 * i + 2] < seabed_depth(par, bed, bed_axes, y[3 * i], y[3 * i + 1], work):
+            return False
+    for i in range(n):
+        if not node_held(i, n, flags):
+            anchor[i, 3] = 0.0
+    return True
+
+
 @kernel
 def remesh(t, y, d):
     """After an accepted step: the seabed's friction anchors (sea.update_anchor), a winch's
@@ -810,8 +828,11 @@ def remesh(t, y, d):
     ns = d.n_nodes
     bed = d.sea_par[BED] != 0.0
     if bed:
-        sea_anchors(y, active_nodes(y, ns, w), ns, d.flags, d.scal, d.elem, d.sea_par,
-                    d.sea_bed, d.sea_bed_axes, d.sea_anchor, d.pos, d.vel, d.fout)
+        n = active_nodes(y, ns, w)
+        if not off_bed(y, n, d.flags, d.sea_par, d.sea_bed, d.sea_bed_axes, d.sea_anchor,
+                       d.fout):
+            sea_anchors(y, n, ns, d.flags, d.scal, d.elem, d.sea_par, d.sea_bed,
+                        d.sea_bed_axes, d.sea_anchor, d.pos, d.vel, d.fout)
     if w[W_ON] == 0.0:
         return 0
     n0 = active_nodes(y, ns, w)

@@ -67,7 +67,7 @@ from ..winch import W_ON
 from . import build_model
 from .base import Formulation
 from .lumped_mass import RUN_FIELDS as LINE_RUN_FIELDS
-from .lumped_mass import LumpedMassData
+from .lumped_mass import LumpedMassData, off_bed
 from .lumped_mass import check as line_check
 from .lumped_mass import instant as line_instant
 from .lumped_mass import remesh as line_remesh
@@ -352,6 +352,11 @@ def remesh(t, y, d):
             changed |= line_remesh(t, y[off[k]:off[k + 1]], line_data(s, o, k))
         elif bed:  # lumped_mass.remesh without a winch
             ns = s.n_nodes[k]
+            yk = y[off[k]:off[k + 1]]
+            if off_bed(yk, ns, _rows(s.flags, o, _FLAGS, k), _rows(s.sea_par, o, _SEA_PAR, k),
+                       _rows(s.sea_bed, o, _BED, k), _rows(s.sea_bed_axes, o, _BED_AXES, k),
+                       _rows(s.sea_anchor, o, _ANCHOR, k), _rows(s.fout, o, _FOUT, k)):
+                continue
             sea_anchors(y[off[k]:off[k + 1]], ns, ns, _rows(s.flags, o, _FLAGS, k),
                         _rows(s.scal, o, _SCAL, k), _rows(s.elem, o, _ELEM, k),
                         _rows(s.sea_par, o, _SEA_PAR, k), _rows(s.sea_bed, o, _BED, k),
