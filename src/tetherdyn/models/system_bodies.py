@@ -55,7 +55,6 @@ from ..rigid_body import (
 )
 from ..sea import SEA_ACTIVE
 from .lumped_mass import GENERAL, LEAN, LEAN_FLUID, LumpedMassData, _lean_fluid, _lean_vacuum
-from .lumped_mass import rhs as lumped_rhs
 from .nodes import (
     ADDED_N,
     ADDED_T,
@@ -307,9 +306,9 @@ def _bodies(t, y, dydt, d):
 @inline_kernel
 def _lean_line(t, y, dydt, s, o, k, fluid):
     """dy/dt of line k (its slices y, dydt) on the lean path (lumped_mass.rhs_lean_fluid /
-    rhs_lean_vacuum), its arrays as row views of the stack: the 42 views of line_data are
-    built only where a calm sea's pass hands over to the general rhs (a node out of the
-    water or in the seabed)."""
+    rhs_lean_vacuum), its arrays as row views of the stack (not the 42 of line_data).
+    Returns False where a calm sea's pass hands over to the general rhs (a node out of the
+    water or in the seabed): the caller then runs it."""
     f = _rows(s.flags, o, _L_FLAGS, k)
     sc = _rows(s.scal, o, _L_SCAL, k)
     n = s.n_nodes[k]
@@ -325,16 +324,15 @@ def _lean_line(t, y, dydt, s, o, k, fluid):
     tangent = _rows(s.tangent, o, _L_TANGENT, k)
     if fluid:
         par = _rows(s.sea_par, o, _L_SEA_PAR, k)
-        if not _lean_fluid(t, y, dydt, n, lean, sc[EA], sc[DAMPING], f[COMPRESSION] != 0,
+        return _lean_fluid(t, y, dydt, n, lean, sc[EA], sc[DAMPING], f[COMPRESSION] != 0,
                            f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, motion, b0,
                            c0, b1, c1, sc, ends, tmp, f[DRAG_LAW], par,
                            par[SEA_ACTIVE] != 0.0, force, tangent,
-                           _rows(s.wadd, o, _L_WADD, k)):
-            lumped_rhs(t, y, dydt, line_data(s, o, k))
-    else:
-        _lean_vacuum(t, y, dydt, n, lean, sc[EA], sc[DAMPING], f[COMPRESSION] != 0,
-                     f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, motion, b0, c0, b1,
-                     c1, sc, ends, tmp, force, tangent)
+                           _rows(s.wadd, o, _L_WADD, k))
+    _lean_vacuum(t, y, dydt, n, lean, sc[EA], sc[DAMPING], f[COMPRESSION] != 0,
+                 f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, motion, b0, c0, b1, c1,
+                 sc, ends, tmp, force, tangent)
+    return True
 
 
 @kernel
@@ -355,10 +353,10 @@ def system_rhs(t, y, dydt, d, general):
         yk = y[off[k]:off[k + 1]]
         dk = dydt[off[k]:off[k + 1]]
         path = GENERAL if general else s.flags[o[_L_FLAGS, k] + LEAN]
-        if path == GENERAL:
+        # one call site of the inlined general rhs: the lines on it and a lean pass's
+        # hand-overs (a second copy, or the compiled lumped_mass.rhs, would be compiled too)
+        if path == GENERAL or not _lean_line(t, yk, dk, s, o, k, path == LEAN_FLUID):
             line_rhs(t, yk, dk, line_data(s, o, k))
-        else:
-            _lean_line(t, yk, dk, s, o, k, path == LEAN_FLUID)
     _points(t, y, dydt, d)
     _bodies(t, y, dydt, d)
 
