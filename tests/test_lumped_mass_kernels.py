@@ -219,3 +219,44 @@ def test_lean_path_is_the_general_path(name):
         enforce(t, ya, model.data)
         model.enforce(t, yb, model.data)
         assert np.array_equal(ya, yb)
+
+
+def test_lean_path_in_a_calm_sea_is_the_sea_path():
+    """Self check: in a calm sea (a water level, a plane seabed, a uniform current; no
+    waves) a line without winch or bending steps with the lean pass; while every node is
+    under the water level and above the bed its dy/dt is the general sea path's
+    (nodes.sea_loads: per element buoyancy, drag, added mass of water; a free end's body
+    by nodes.sea_body_load) to rounding, and a state with a node in the air or in the
+    bed goes through the general path itself (bit for bit)."""
+    from tetherdyn.models import lumped_mass
+
+    tether = dict(length=8.0, diameter=0.02, mass_per_length=0.8, EA=5e4, axial_damping=30.0,
+                  cd_normal=1.3, cd_tangential=0.05, ca_tangential=0.3)
+    case = tetherdyn.load_case(dict(
+        tether=tether, model=dict(type="lumped_mass", elements=5),
+        environment=dict(fluid_density=1025.0, current=[0.3, 0.1, 0.0], water_level=2.0,
+                         seabed=dict(z=-30.0, slope_deg=3.0, stiffness=3e4, damping=200.0,
+                                     friction=dict(axial=0.5, lateral=0.5))),
+        end=dict(type="free", mass=2.0, volume=0.004, drag_area=0.05, ca=0.8),
+        solver=dict(dt=1e-3, duration=1.0)))
+    model = build_model(case)
+    assert model.lean and model.calm_sea and model.rhs is lumped_mass.rhs_lean_fluid
+    rng = np.random.default_rng(5)
+    n = model.n_nodes
+    z = -1.5 * np.arange(n)  # from the start at 0 down to -7.5 m
+    for t in (0.3, 1.7):
+        pos = np.column_stack([rng.normal(size=n), rng.normal(size=n), z])
+        y = np.concatenate([pos.ravel(), rng.normal(size=3 * n)])
+        a = np.empty_like(y)
+        b = np.empty_like(y)
+        lumped_mass.rhs(t, y, a, model.data)
+        model.rhs(t, y, b, model.data)
+        acc = a[3 * n:].reshape(n, 3)
+        assert np.all(np.abs(acc[1:]) > 1e-3)  # loads on every free node
+        np.testing.assert_allclose(b, a, rtol=0, atol=1e-13 * np.max(np.abs(a)))
+        for node, height in ((3, 2.5), (4, -40.0)):  # in the air; in the seabed
+            yc = y.copy()
+            yc[3 * node + 2] = height
+            lumped_mass.rhs(t, yc, a, model.data)
+            model.rhs(t, yc, b, model.data)
+            assert np.array_equal(a, b)

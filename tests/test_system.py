@@ -279,3 +279,39 @@ def test_moordyn_tripod_deck_with_the_same_equations_agrees_with_moordyn(tmp_pat
     assert r["worst_rel"] < TOL
     assert r["motion"] > 0.1  # the points really moved (m)
     assert r["point_distance_max"] < 1e-6
+
+
+def test_lines_on_the_lean_path_give_the_general_path_s_rates():
+    """(self) In a calm sea (a water level, a plane seabed, a uniform current) a system's
+    lines without winch or bending step with the lean one-pass kernels (lumped_mass
+    flags[LEAN]); the system's dy/dt — lines, a free point and a free body with the end
+    nodes lumped on it — is the one with every line on the general sea path (what the
+    results run) to rounding, at perturbed states."""
+    from tetherdyn.models.lumped_mass import LEAN, LEAN_FLUID
+    from tetherdyn.models.system_bodies import build_system, system_rhs
+    from validation.system_bodies import swing
+
+    sea = {"fluid_density": 1025.0, "water_level": 5.0, "current": [0.2, -0.1, 0.0],
+           "seabed": {"z": -60.0}}
+    solver = {"method": "rk4", "dt": 1e-4, "duration": 0.1}
+    chain = {"diameter": 0.05, "mass_per_length": 8.0, "EA": 5e6, "axial_damping": 5e3,
+             "cd_normal": 1.2, "cd_tangential": 0.3, "ca_tangential": 0.5}
+    point = two_lines(chain, {"type": "free", "position": [14.0, 3.0, -22.0], "mass": 400.0,
+                              "volume": 0.02, "drag_area": 0.5, "ca": 1.0},
+                      solver=solver, c=(30.0, 0.0, -5.0), environment=sea)
+    body = swing(solver, water=True)
+    body["environment"] = sea
+    rng = np.random.default_rng(11)
+    for case in (point, body):
+        model = build_system(load_system(case))
+        assert all(m.data.flags[LEAN] == LEAN_FLUID for m in model.line_models.values())
+        y0 = model.initial_state()
+        for t in (0.0, 0.3):
+            y = y0 + 0.02 * rng.normal(size=y0.size)
+            d = model.make_data()
+            model.enforce(t, y, d)
+            a = np.empty_like(y)
+            b = np.empty_like(y)
+            system_rhs(t, y, a, d, True)
+            model.rhs(t, y, b, d)
+            np.testing.assert_allclose(b, a, rtol=0, atol=1e-12 * np.max(np.abs(a)))

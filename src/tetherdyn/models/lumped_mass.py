@@ -32,7 +32,21 @@ import numpy as np
 from .._jit import inline_kernel, kernel
 from ..boundary import eval_motion
 from ..hydro import CROSS_FLOW, cross_flow_drag, element_drag
-from ..sea import BED, SEA_ACTIVE
+from ..sea import (
+    BED,
+    BED_DZDX,
+    BED_DZDY,
+    BED_Z0,
+    CUR_LAW,
+    HAS_SURFACE,
+    HAS_WAVES,
+    PLANE,
+    RHO_WATER,
+    SEA_ACTIVE,
+    TABLE,
+    WATER_LEVEL,
+    seabed_depth,
+)
 from ..spline import (
     CLAMPED,
     FREE,
@@ -60,11 +74,16 @@ from .nodes import (
     ADDED_N,
     ADDED_T,
     BEND_DAMP,
+    BODY_DRAG,
+    BODY_V,
+    CA_N,
+    CA_T,
     CD_N,
     CD_T,
     COMPRESSION,
     DAMPING,
     DIAMETER,
+    DISPLACED,
     DRAG_LAW,
     EA,
     EI,
@@ -106,6 +125,7 @@ from .nodes import (
     instant_results,
     load_state,
     mass_rows,
+    node_held,
     node_rates,
     payload_load,
     positions_from,
@@ -131,7 +151,9 @@ BENDING_BAND_TOL = 0.005
 
 # indices into the packed parameter arrays (module constants: frozen into the kernels): the
 # node-row columns of nodes.py (scal, elem, node and ends: those alone) and these flags
-BENDING, CLAMP0, CLAMP1 = range(N_FLAGS, N_FLAGS + 3)
+BENDING, CLAMP0, CLAMP1, LEAN = range(N_FLAGS, N_FLAGS + 4)
+#: flags[LEAN]: the path the model steps with (LumpedMass.lean; a system reads it per line)
+GENERAL, LEAN_VACUUM, LEAN_FLUID = range(3)
 
 LumpedMassData = namedtuple(
     "LumpedMassData",
@@ -435,6 +457,16 @@ def lean_table(node: np.ndarray, elem: np.ndarray, ends: np.ndarray, scal: np.nd
     return tab
 
 
+def calm_sea(par: np.ndarray, current: np.ndarray, scal: np.ndarray) -> bool:
+    """Whether an active sea (sea.sea_arrays' ``par``, ``current``) is one the lean fluid
+    pass covers (:func:`_lean_fluid`): no waves, a uniform current (scal's, a table of one
+    row), a plane seabed or none, and water of the calm fluid's density."""
+    return bool(par[HAS_WAVES] == 0.0 and par[CUR_LAW] == TABLE and current.shape[0] == 1
+                and np.array_equal(current[0, 1:], scal[UX:UZ + 1])
+                and par[BED] in (0.0, PLANE) and scal[RHO] > 0.0
+                and par[RHO_WATER] == scal[RHO])
+
+
 @inline_kernel
 def _lean_node(y, v0, j, held, motion, w, dydt):
     """Position and velocity of the node whose coordinates start at y[j] (velocity at
@@ -470,15 +502,28 @@ def _lean_element(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, Lu, inv_Lu, EA
 
 @inline_kernel
 def _lean_end(t, i, w, scal, ends, lean, fluid, fx, fy, fz, vx, vy, vz, an0, c0, ax, ay, az,
-              an1, c1, bx, by, bz, tmp):
+              an1, c1, bx, by, bz, tmp, sea):
     """Acceleration [m/s²] of free end node i (w = 0 start, 1 end) from the tether's load f
-    [N] on it: its payload's load added (nodes.payload_load), then M⁻¹f with the halves of
-    the added mass of its element (``fluid``, nodes.added_mass_solve) or f/m — seed 004
-    eq. (2.16)."""
+    [N] on it: its payload's load added (nodes.payload_load; in a calm sea, ``sea``, also
+    its body's, nodes.sea_body_load in water), then M⁻¹f with the halves of the added mass
+    of its element (``fluid``, nodes.added_mass_solve) or f/m — seed 004 eq. (2.16)."""
     payload_load(t, ends, w, scal, vx, vy, vz, tmp)
     fx += tmp[0]
     fy += tmp[1]
     fz += tmp[2]
+    if sea and (ends[w, BODY_V] > 0.0 or ends[w, BODY_DRAG] > 0.0):
+        # nodes.sea_body_load in calm water (the node is wet: _lean_fluid checked it):
+        # buoyancy −ρVg and drag −½ρ C_dA |v − u|(v − u) on the uniform current; a
+        # steady flow has no acceleration, so no Morison inertia — seed 004 §2.3.2
+        rho = scal[RHO]
+        m = rho * ends[w, BODY_V]
+        rx = vx - scal[UX]
+        ry = vy - scal[UY]
+        rz = vz - scal[UZ]
+        c = -0.5 * rho * ends[w, BODY_DRAG] * math.sqrt(rx * rx + ry * ry + rz * rz)
+        fx += -m * scal[GX] + c * rx
+        fy += -m * scal[GY] + c * ry
+        fz += -m * scal[GZ] + c * rz
     if fluid:
         return added_mass_solve(lean[i, M_NODE], an0, c0, ax, ay, az, an1, c1, bx, by, bz,
                                 fx, fy, fz)
@@ -488,8 +533,9 @@ def _lean_end(t, i, w, scal, ends, lean, fluid, fx, fy, fz, vx, vy, vz, an0, c0,
 
 @kernel
 def _lean_vacuum(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, held1,
-                 motion, b0, coef0, b1, coef1, scal, ends, tmp):
-    """:func:`rhs_lean_vacuum`'s pass: tension and weight, a = f/m."""
+                 motion, b0, coef0, b1, coef1, scal, ends, tmp, force, tangent):
+    """:func:`rhs_lean_vacuum`'s pass: tension and weight, a = f/m (and the end rows,
+    :func:`_lean_fluid`)."""
     v0 = 3 * n
     for k in range(v0):
         dydt[k] = y[v0 + k]
@@ -517,26 +563,48 @@ def _lean_vacuum(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, 
             dydt[i] = (lean[e, WG] + px + fx) * inv_m
             dydt[i + 1] = (lean[e, WG + 1] + py + fy) * inv_m
             dydt[i + 2] = (lean[e, WG + 2] + pz + fz) * inv_m
-        elif not held0:
-            dydt[i], dydt[i + 1], dydt[i + 2] = _lean_end(
-                t, 0, 0, scal, ends, lean, False, lean[0, WG] + fx, lean[0, WG + 1] + fy,
-                lean[0, WG + 2] + fz, u0, w0, s0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-                0.0, 0.0, tmp)
+        else:
+            _end_rows(0, 0, lean[0, WG] + fx, lean[0, WG + 1] + fy, lean[0, WG + 2] + fz,
+                      qx, qy, qz, force, tangent)
+            if not held0:
+                dydt[i], dydt[i + 1], dydt[i + 2] = _lean_end(
+                    t, 0, 0, scal, ends, lean, False, lean[0, WG] + fx, lean[0, WG + 1] + fy,
+                    lean[0, WG + 2] + fz, u0, w0, s0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                    0.0, 0.0, tmp, False)
         px = -fx
         py = -fy
         pz = -fz
+        if e == last - 1:
+            tangent[e, 0] = qx
+            tangent[e, 1] = qy
+            tangent[e, 2] = qz
         x0, y0, z0, u0, w0, s0 = x1, y1, z1, u1, w1, s1
     _lean_ends(t, n, v0, held0, held1, motion, scal, ends, lean, False, px, py, pz, u0, w0,
-               s0, 0.0, 0.0, 0.0, 0.0, 0.0, tmp, dydt)
+               s0, 0.0, 0.0, 0.0, 0.0, 0.0, tmp, dydt, False, force)
+
+
+@inline_kernel
+def _end_rows(i, e, fx, fy, fz, qx, qy, qz, force, tangent):
+    """End node i's tether load f [N] into force[i], its element e's unit tangent into
+    tangent[e]: what a system's pass over its points and bodies reads (models/system.py)."""
+    force[i, 0] = fx
+    force[i, 1] = fy
+    force[i, 2] = fz
+    tangent[e, 0] = qx
+    tangent[e, 1] = qy
+    tangent[e, 2] = qz
 
 
 @inline_kernel
 def _lean_ends(t, n, v0, held0, held1, motion, scal, ends, lean, fluid, px, py, pz, u0, w0,
-               s0, an, c, qx, qy, qz, tmp, dydt):
+               s0, an, c, qx, qy, qz, tmp, dydt, sea, force):
     """The last node's acceleration (its weight and its element's load p [N]; a held end's
-    prescribed one) and a held start's prescribed acceleration."""
+    prescribed one; its load into force) and a held start's prescribed acceleration."""
     last = n - 1
     i = v0 + 3 * last
+    force[last, 0] = lean[last, WG] + px
+    force[last, 1] = lean[last, WG + 1] + py
+    force[last, 2] = lean[last, WG + 2] + pz
     if held1:
         dydt[i] = motion[1, 2, 0]
         dydt[i + 1] = motion[1, 2, 1]
@@ -545,18 +613,41 @@ def _lean_ends(t, n, v0, held0, held1, motion, scal, ends, lean, fluid, px, py, 
         dydt[i], dydt[i + 1], dydt[i + 2] = _lean_end(
             t, last, 1, scal, ends, lean, fluid, lean[last, WG] + px, lean[last, WG + 1] + py,
             lean[last, WG + 2] + pz, u0, w0, s0, an, c, qx, qy, qz, 0.0, 0.0, 0.0, 0.0, 0.0,
-            tmp)
+            tmp, sea)
     if held0:
         dydt[v0] = motion[0, 2, 0]
         dydt[v0 + 1] = motion[0, 2, 1]
         dydt[v0 + 2] = motion[0, 2, 2]
 
 
+@inline_kernel
+def _calm_node(x, y, z, free, sea, wl, bed, z0, a, b):
+    """Whether a node at (x, y, z) [m] is where the calm sea's loads are the lean pass's
+    (``sea`` false: always): under the water level ``wl`` (so every element, both of whose
+    nodes are, is wholly wet: sea.wetted_fraction gives 1) and, when free and with a plane
+    seabed (``bed``: z0 + a x + b y [m]), not below it (nodes.sea_loads' test)."""
+    if not sea:
+        return True
+    if z - wl > 0.0:
+        return False
+    return not (bed and free and z < z0 + a * x + b * y)
+
+
 @kernel
 def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, held1,
-                motion, b0, coef0, b1, coef1, scal, ends, tmp, law):
+                motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
+                wadd):
     """:func:`rhs_lean_fluid`'s pass: tension, weight less buoyancy, drag at the element
-    centres (drag law ``law``, hydro.py) and the added mass (a 3x3 solve per node)."""
+    centres (drag law ``law``, hydro.py) and the added mass (a 3x3 solve per node).
+
+    ``sea``: a calm sea (LumpedMass.calm_sea: no waves, a uniform current, a plane seabed
+    or none; ``par`` its sea_par): while every node is under the water level and every
+    free node above the seabed, the sea path's loads (nodes.sea_loads: per element
+    buoyancy, drag and added mass of water, no Morison inertia in a steady flow; no
+    contact) are these. Returns False, with dy/dt incomplete, at the first node that is
+    not (the caller then runs the general :func:`rhs`); True when done. Writes the end
+    nodes' loads (before a payload's) into force, their elements' tangents into tangent
+    and, in the sea, their added masses into wadd: what a system reads (models/system.py)."""
     v0 = 3 * n
     for k in range(v0):
         dydt[k] = y[v0 + k]
@@ -574,15 +665,24 @@ def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, h
     cuz = scal[UZ]
     kn = 0.5 * rho * cdn * diameter  # cross-flow drag per metre and (m/s)^2 [kg/m^2]
     kt = 0.5 * rho * cdt * math.pi * diameter
+    wl = par[WATER_LEVEL] if par[HAS_SURFACE] != 0.0 else math.inf
+    bed = par[BED] != 0.0
+    bz0 = par[BED_Z0]
+    ba = par[BED_DZDX]
+    bb = par[BED_DZDY]
     x0, y0, z0, u0, w0, s0 = _lean_node(y, v0, 0, held0, motion, 0, dydt)
+    if not _calm_node(x0, y0, z0, not held0, sea, wl, bed, bz0, ba, bb):
+        return False
     # the previous element: its load on the current node, ½a_n, ½(a_t − a_n), tangent
     px = py = pz = 0.0
     pan = pc = pqx = pqy = pqz = 0.0
     last = n - 1
     for e in range(last):
         j = 3 * e + 3
-        x1, y1, z1, u1, w1, s1 = _lean_node(y, v0, j, held1 and e + 1 == last, motion, 1,
-                                            dydt)
+        h1 = held1 and e + 1 == last
+        x1, y1, z1, u1, w1, s1 = _lean_node(y, v0, j, h1, motion, 1, dydt)
+        if not _calm_node(x1, y1, z1, not h1, sea, wl, bed, bz0, ba, bb):
+            return False
         L, qx, qy, qz, T = _lean_element(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1,
                                          lean[e, LU], lean[e, INV_LU], EA, C, compression,
                                          slack_damping)
@@ -605,6 +705,12 @@ def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, h
         hz *= 0.5
         an = lean[e, AN_HALF]
         c = lean[e, C_HALF]
+        if sea and (e == 0 or e == last - 1):
+            # the end elements' added mass as nodes.sea_loads leaves it in wadd (ρ_eff = ρ_w
+            # wholly wet): the end nodes' mass matrices a system builds
+            per = scal[DISPLACED] * par[RHO_WATER] * lean[e, LU]
+            wadd[e, 0] = scal[CA_N] * per
+            wadd[e, 1] = scal[CA_T] * per
         # node e is complete: its weight, the previous element's load, this one's
         i = v0 + 3 * e
         if e > 0:
@@ -612,18 +718,25 @@ def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, h
                 lean[e, M_NODE], pan, pc, pqx, pqy, pqz, an, c, qx, qy, qz,
                 lean[e, WG] + px + (hx + fx), lean[e, WG + 1] + py + (hy + fy),
                 lean[e, WG + 2] + pz + (hz + fz))
-        elif not held0:
-            dydt[i], dydt[i + 1], dydt[i + 2] = _lean_end(
-                t, 0, 0, scal, ends, lean, True, lean[0, WG] + (hx + fx),
-                lean[0, WG + 1] + (hy + fy), lean[0, WG + 2] + (hz + fz), u0, w0, s0, 0.0,
-                0.0, 0.0, 0.0, 0.0, an, c, qx, qy, qz, tmp)
+        else:
+            _end_rows(0, 0, lean[0, WG] + (hx + fx), lean[0, WG + 1] + (hy + fy),
+                      lean[0, WG + 2] + (hz + fz), qx, qy, qz, force, tangent)
+            if not held0:
+                dydt[i], dydt[i + 1], dydt[i + 2] = _lean_end(
+                    t, 0, 0, scal, ends, lean, True, lean[0, WG] + (hx + fx),
+                    lean[0, WG + 1] + (hy + fy), lean[0, WG + 2] + (hz + fz), u0, w0, s0, 0.0,
+                    0.0, 0.0, 0.0, 0.0, an, c, qx, qy, qz, tmp, sea)
         px = hx - fx
         py = hy - fy
         pz = hz - fz
         pan, pc, pqx, pqy, pqz = an, c, qx, qy, qz
         x0, y0, z0, u0, w0, s0 = x1, y1, z1, u1, w1, s1
+    tangent[last - 1, 0] = pqx
+    tangent[last - 1, 1] = pqy
+    tangent[last - 1, 2] = pqz
     _lean_ends(t, n, v0, held0, held1, motion, scal, ends, lean, True, px, py, pz, u0, w0,
-               s0, pan, pc, pqx, pqy, pqz, tmp, dydt)
+               s0, pan, pc, pqx, pqy, pqz, tmp, dydt, sea, force)
+    return True
 
 
 # The lean path's right-hand sides (LumpedMass.lean; the model picks one when it is built):
@@ -631,9 +744,10 @@ def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, h
 # the elements — each node's acceleration written as soon as its second element is done,
 # the previous element's load and tangent kept in registers, positions and velocities read
 # straight from y (held ends from their motion at t), the constants handed over as values.
-# They store no per-element arrays (tension, tangent, length: :func:`rhs` fills them for the
-# results). Inlined into their caller (a time loop), so that only the arrays the pass reads
-# are handed over, not the data tuple (measured: ~0.13 us per call at N = 10).
+# They store no per-element arrays but the end elements' tangents and the end nodes' loads
+# (what a system reads; tension, tangent, length: :func:`rhs` fills them for the results).
+# Inlined into their caller (a time loop, a system's rhs), so that only the arrays the pass
+# reads are handed over, not the data tuple (measured: ~0.13 us per call at N = 10).
 
 
 @inline_kernel
@@ -644,19 +758,23 @@ def rhs_lean_vacuum(t, y, dydt, d):
     f = d.flags
     _lean_vacuum(t, y, dydt, d.n_nodes, d.lean, s[EA], s[DAMPING], f[COMPRESSION] != 0,
                  f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, d.motion, d.breaks0,
-                 d.coeffs0, d.breaks1, d.coeffs1, s, d.ends, d.tmp)
+                 d.coeffs0, d.breaks1, d.coeffs1, s, d.ends, d.tmp, d.force, d.tangent)
 
 
 @inline_kernel
 def rhs_lean_fluid(t, y, dydt, d):
-    """dy/dt of a lumped-mass cable without winch, bending or sea, in a calm fluid (module
-    comment above): tension, weight less buoyancy, drag and added mass."""
+    """dy/dt of a lumped-mass cable without winch or bending in a calm fluid or a calm sea
+    (module comment above): tension, weight less buoyancy, drag and added mass; in the sea,
+    a state the pass does not cover (a node above the water level or below the seabed)
+    through the general :func:`rhs`."""
     s = d.scal
     f = d.flags
-    _lean_fluid(t, y, dydt, d.n_nodes, d.lean, s[EA], s[DAMPING], f[COMPRESSION] != 0,
-                f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, d.motion, d.breaks0,
-                d.coeffs0, d.breaks1, d.coeffs1, s, d.ends, d.tmp, f[DRAG_LAW])
-
+    if not _lean_fluid(t, y, dydt, d.n_nodes, d.lean, s[EA], s[DAMPING], f[COMPRESSION] != 0,
+                       f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, d.motion,
+                       d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, s, d.ends, d.tmp,
+                       f[DRAG_LAW], d.sea_par, d.sea_par[SEA_ACTIVE] != 0.0, d.force,
+                       d.tangent, d.wadd):
+        rhs(t, y, dydt, d)
 
 @kernel
 def _held_ends(t, y, n, held0, held1, motion, b0, coef0, b1, coef1):
@@ -685,6 +803,22 @@ def enforce_lean(t, y, d):
                d.breaks1, d.coeffs1)
 
 
+@inline_kernel
+def off_bed(y, n, flags, par, bed, bed_axes, anchor, work):
+    """Whether no free node of the n live nodes of y is in the seabed; if so, every free
+    node's friction anchor is cleared — all that nodes.sea_anchors does then (a node above
+    the bed has none), without its copy of the state (``work``: 3 floats)."""
+    for i in range(n):
+        if node_held(i, n, flags):
+            continue
+        if y[3 * i + 2] < seabed_depth(par, bed, bed_axes, y[3 * i], y[3 * i + 1], work):
+            return False
+    for i in range(n):
+        if not node_held(i, n, flags):
+            anchor[i, 3] = 0.0
+    return True
+
+
 @kernel
 def remesh(t, y, d):
     """After an accepted step: the seabed's friction anchors (sea.update_anchor), a winch's
@@ -694,8 +828,11 @@ def remesh(t, y, d):
     ns = d.n_nodes
     bed = d.sea_par[BED] != 0.0
     if bed:
-        sea_anchors(y, active_nodes(y, ns, w), ns, d.flags, d.scal, d.elem, d.sea_par,
-                    d.sea_bed, d.sea_bed_axes, d.sea_anchor, d.pos, d.vel, d.fout)
+        n = active_nodes(y, ns, w)
+        if not off_bed(y, n, d.flags, d.sea_par, d.sea_bed, d.sea_bed_axes, d.sea_anchor,
+                       d.fout):
+            sea_anchors(y, n, ns, d.flags, d.scal, d.elem, d.sea_par, d.sea_bed,
+                        d.sea_bed_axes, d.sea_anchor, d.pos, d.vel, d.fout)
     if w[W_ON] == 0.0:
         return 0
     n0 = active_nodes(y, ns, w)
@@ -883,7 +1020,7 @@ class LumpedMass(NodeRows):
         scal = base_scal(case, N_SCAL)
         if bending:
             scal[[EI, BEND_DAMP]] = (t.EI, t.bending_damping)
-        flags = base_flags(case, N_FLAGS + 3)
+        flags = base_flags(case, N_FLAGS + 4)
         flags[BENDING] = bending
         end_table = np.zeros((2, N_ENDS))
         # clamp unit tangents (rows: start, end) and a zero row (a clamp's slope rate)
@@ -932,13 +1069,19 @@ class LumpedMass(NodeRows):
             **self._sea_arrays(case, ns, ns - 1, end_table),
             lean=lean_table(node, elem, end_table, scal),
         )
-        # the path is chosen here, once: the common case (no winch, no bending, no sea)
-        # steps with the one-pass kernel; everything else with the general one
-        self.lean = not (self.winch or bending or self.data.sea_par[SEA_ACTIVE] != 0.0)
+        # the path is chosen here, once: the common case (no winch, no bending; no sea, or
+        # a calm one) steps with the one-pass kernel; everything else with the general one
+        par = self.data.sea_par
+        sea = par[SEA_ACTIVE] != 0.0
+        self.calm_sea = sea and calm_sea(par, self.data.sea_current, scal)
+        self.lean = not (self.winch or bending) and (not sea or self.calm_sea)
         if self.lean:
-            self.rhs = rhs_lean_fluid if scal[RHO] > 0.0 else rhs_lean_vacuum
+            fluid = scal[RHO] > 0.0
+            flags[LEAN] = LEAN_FLUID if fluid else LEAN_VACUUM
+            self.rhs = rhs_lean_fluid if fluid else rhs_lean_vacuum
             self.enforce = enforce_lean
-            self.remesh = no_remesh
+            # the seabed's friction anchors after each step (lumped_mass.remesh)
+            self.remesh = remesh if par[BED] != 0.0 else no_remesh
         if self.winch:
             self._start_winch(n)
         self._bending_mode: tuple[float, int, float] | None = None

@@ -33,9 +33,12 @@ without bodies, runs that one set of kernels), each pass linear in its nodes:
 
 1. ``_sync``: each free point's position and velocity into the node rows of the line ends
    on it;
-2. per line, the line's own rhs (lumped_mass.rhs on its slice of y and its line_data): the
-   tether's loads and the rates of its nodes, the ends on free points included (as free
-   ends without payload);
+2. per line, the line's own rhs on its slice of y and its line_data, on the path its model
+   chose (lumped_mass flags[LEAN]: the lean one-pass kernels in a calm fluid or sea, else
+   lumped_mass.rhs): the tether's loads and the rates of its nodes, the ends on free points
+   included (as free ends without payload); either path leaves the end nodes' loads and
+   the end elements' tangents and added masses that step 3 reads (the results run every
+   line through lumped_mass.rhs, which fills all its work arrays);
 3. ``_points``: per free point its own loads and mass, plus per attached line end that end
    node's load and 3x3 mass matrix (read from the stacked work arrays the lines' rhs just
    filled: force, tangent, wadd), one 3x3 solve per point, and the point's rates copied
@@ -64,7 +67,7 @@ from ..winch import W_ON
 from . import build_model
 from .base import Formulation
 from .lumped_mass import RUN_FIELDS as LINE_RUN_FIELDS
-from .lumped_mass import LumpedMassData
+from .lumped_mass import LumpedMassData, off_bed
 from .lumped_mass import check as line_check
 from .lumped_mass import instant as line_instant
 from .lumped_mass import remesh as line_remesh
@@ -349,6 +352,11 @@ def remesh(t, y, d):
             changed |= line_remesh(t, y[off[k]:off[k + 1]], line_data(s, o, k))
         elif bed:  # lumped_mass.remesh without a winch
             ns = s.n_nodes[k]
+            yk = y[off[k]:off[k + 1]]
+            if off_bed(yk, ns, _rows(s.flags, o, _FLAGS, k), _rows(s.sea_par, o, _SEA_PAR, k),
+                       _rows(s.sea_bed, o, _BED, k), _rows(s.sea_bed_axes, o, _BED_AXES, k),
+                       _rows(s.sea_anchor, o, _ANCHOR, k), _rows(s.fout, o, _FOUT, k)):
+                continue
             sea_anchors(y[off[k]:off[k + 1]], ns, ns, _rows(s.flags, o, _FLAGS, k),
                         _rows(s.scal, o, _SCAL, k), _rows(s.elem, o, _ELEM, k),
                         _rows(s.sea_par, o, _SEA_PAR, k), _rows(s.sea_bed, o, _BED, k),

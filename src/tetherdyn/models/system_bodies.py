@@ -56,13 +56,28 @@ from ..rigid_body import (
     normalize_quaternion,
 )
 from ..sea import SEA_ACTIVE
-from .nodes import ADDED_N, ADDED_T, GX, MASS, mass_matrix_of
+from .lumped_mass import GENERAL, LEAN, LEAN_FLUID, LumpedMassData, _lean_fluid, _lean_vacuum
+from .nodes import (
+    ADDED_N,
+    ADDED_T,
+    COMPRESSION,
+    DAMPING,
+    DRAG_LAW,
+    EA,
+    GX,
+    HELD0,
+    HELD1,
+    MASS,
+    SLACK_DAMPING,
+    mass_matrix_of,
+)
 from .system import RUN_FIELDS as SYSTEM_RUN_FIELDS
 from .system import (
     LineSystem,
     SystemData,
     _line_instants,
     _points,
+    _rows,
     _sync,
     line_data,
     line_rhs,
@@ -264,19 +279,75 @@ def _bodies(t, y, dydt, d):
         dydt[a + 3 * ns + 3 * i + 2] = acc[2] + l2 + c2
 
 
+# row of each stacked line field the lean passes read in ``soff`` (models/system.py)
+(_L_FLAGS, _L_SCAL, _L_ENDS, _L_B0, _L_C0, _L_B1, _L_C1, _L_FORCE, _L_TANGENT, _L_MOTION,
+ _L_TMP, _L_WADD, _L_SEA_PAR, _L_LEAN) = (LumpedMassData._fields.index(f) for f in (
+    "flags", "scal", "ends", "breaks0", "coeffs0", "breaks1", "coeffs1", "force", "tangent",
+    "motion", "tmp", "wadd", "sea_par", "lean"))
+
+
+@inline_kernel
+def _lean_line(t, y, dydt, s, o, k, fluid):
+    """dy/dt of line k (its slices y, dydt) on the lean path (lumped_mass.rhs_lean_fluid /
+    rhs_lean_vacuum), its arrays as row views of the stack (not the 42 of line_data).
+    Returns False where a calm sea's pass hands over to the general rhs (a node out of the
+    water or in the seabed): the caller then runs it."""
+    f = _rows(s.flags, o, _L_FLAGS, k)
+    sc = _rows(s.scal, o, _L_SCAL, k)
+    n = s.n_nodes[k]
+    lean = _rows(s.lean, o, _L_LEAN, k)
+    motion = _rows(s.motion, o, _L_MOTION, k)
+    b0 = _rows(s.breaks0, o, _L_B0, k)
+    c0 = _rows(s.coeffs0, o, _L_C0, k)
+    b1 = _rows(s.breaks1, o, _L_B1, k)
+    c1 = _rows(s.coeffs1, o, _L_C1, k)
+    ends = _rows(s.ends, o, _L_ENDS, k)
+    tmp = _rows(s.tmp, o, _L_TMP, k)
+    force = _rows(s.force, o, _L_FORCE, k)
+    tangent = _rows(s.tangent, o, _L_TANGENT, k)
+    if fluid:
+        par = _rows(s.sea_par, o, _L_SEA_PAR, k)
+        return _lean_fluid(t, y, dydt, n, lean, sc[EA], sc[DAMPING], f[COMPRESSION] != 0,
+                           f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, motion, b0,
+                           c0, b1, c1, sc, ends, tmp, f[DRAG_LAW], par,
+                           par[SEA_ACTIVE] != 0.0, force, tangent,
+                           _rows(s.wadd, o, _L_WADD, k))
+    _lean_vacuum(t, y, dydt, n, lean, sc[EA], sc[DAMPING], f[COMPRESSION] != 0,
+                 f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, motion, b0, c0, b1, c1,
+                 sc, ends, tmp, force, tangent)
+    return True
+
+
 @kernel
-def rhs(t, y, dydt, d):
+def system_rhs(t, y, dydt, d, general):
     """dy/dt of the system with bodies: the bodies' states and the line ends on them, every
-    line's own rhs, the free points (models/system.py), then the bodies."""
+    line's own rhs, the free points (models/system.py), then the bodies. Each line steps
+    with the path its model chose (lumped_mass flags[LEAN]: the lean one-pass kernels for a
+    line without winch or bending in a calm fluid or sea, which leave the loads of its end
+    nodes and the tangents and added masses of its end elements for the points' and
+    bodies' passes); ``general``: every line through the general lumped_mass.rhs, which
+    also fills the work arrays the results read (:func:`diagnostics`)."""
     _sync(y, d)
     _body_states(t, y, d)
     _attach_sync(y, d)
     off = d.off
+    s, o = d.stack, d.soff
     for k in range(n_lines(d)):
-        line_rhs(t, y[off[k]:off[k + 1]], dydt[off[k]:off[k + 1]],
-                 line_data(d.stack, d.soff, k))
+        yk = y[off[k]:off[k + 1]]
+        dk = dydt[off[k]:off[k + 1]]
+        path = GENERAL if general else s.flags[o[_L_FLAGS, k] + LEAN]
+        # one call site of the inlined general rhs: the lines on it and a lean pass's
+        # hand-overs (a second copy, or the compiled lumped_mass.rhs, would be compiled too)
+        if path == GENERAL or not _lean_line(t, yk, dk, s, o, k, path == LEAN_FLUID):
+            line_rhs(t, yk, dk, line_data(s, o, k))
     _points(t, y, dydt, d)
     _bodies(t, y, dydt, d)
+
+
+@inline_kernel
+def rhs(t, y, dydt, d):
+    """dy/dt of the system (:func:`system_rhs`, each line on its model's path)."""
+    system_rhs(t, y, dydt, d, False)
 
 
 @kernel
@@ -296,13 +367,14 @@ def enforce(t, y, d):
 @kernel
 def diagnostics(times, Y, d, replay, dydt, M, node_off, tension, start_force, end_force,
                 kinetic, potential, curvature, shear, eta, grounded, bed_force, winch_out):
-    """Per output instant: the system's rhs (so that the line ends on free points and
-    bodies move with them), then every line's results (models/system._line_instants) into
+    """Per output instant: the system's rhs with every line on the general path (so that
+    the line ends on free points and bodies move with them, and the lines' work arrays
+    hold what their results read), then every line's results (models/system._line_instants) into
     the stacked arrays: line k's nodes are columns node_off[k]:node_off[k + 1] of
     curvature, eta, grounded, bed_force, its elements the same less k (tension, shear);
     start_force, end_force, kinetic, potential and winch_out have a column per line."""
     for j in range(times.size):
-        rhs(times[j], Y[j], dydt, d)
+        system_rhs(times[j], Y[j], dydt, d, True)
         _line_instants(j, times[j], Y[j], dydt, d, replay, M, node_off, tension, start_force,
                        end_force, kinetic, potential, curvature, shear, eta, grounded,
                        bed_force, winch_out)
