@@ -325,8 +325,9 @@ def system_rhs(t, y, dydt, d, general):
     with the path its model chose (lumped_mass flags[LEAN]: the lean one-pass kernels for a
     line without winch or bending in a calm fluid or sea, which leave the loads of its end
     nodes and the tangents and added masses of its end elements for the points' and
-    bodies' passes); ``general``: every line through the general lumped_mass.rhs, which
-    also fills the work arrays the results read (:func:`diagnostics`)."""
+    bodies' passes); ``general`` (a float, not a literal bool: numba compiles a kernel once
+    per literal, and this one costs minutes): 1.0 sends every line through the general
+    lumped_mass.rhs, which also fills the work arrays the results read (:func:`diagnostics`)."""
     _sync(y, d)
     _body_states(t, y, d)
     _attach_sync(y, d)
@@ -335,7 +336,7 @@ def system_rhs(t, y, dydt, d, general):
     for k in range(n_lines(d)):
         yk = y[off[k]:off[k + 1]]
         dk = dydt[off[k]:off[k + 1]]
-        path = GENERAL if general else s.flags[o[_L_FLAGS, k] + LEAN]
+        path = GENERAL if general != 0.0 else s.flags[o[_L_FLAGS, k] + LEAN]
         # one call site of the inlined general rhs: the lines on it and a lean pass's
         # hand-overs (a second copy, or the compiled lumped_mass.rhs, would be compiled too)
         if path == GENERAL or not _lean_line(t, yk, dk, s, o, k, path == LEAN_FLUID):
@@ -347,7 +348,7 @@ def system_rhs(t, y, dydt, d, general):
 @inline_kernel
 def rhs(t, y, dydt, d):
     """dy/dt of the system (:func:`system_rhs`, each line on its model's path)."""
-    system_rhs(t, y, dydt, d, False)
+    system_rhs(t, y, dydt, d, 0.0)
 
 
 @kernel
@@ -374,7 +375,7 @@ def diagnostics(times, Y, d, replay, dydt, M, node_off, tension, start_force, en
     curvature, eta, grounded, bed_force, its elements the same less k (tension, shear);
     start_force, end_force, kinetic, potential and winch_out have a column per line."""
     for j in range(times.size):
-        system_rhs(times[j], Y[j], dydt, d, True)
+        system_rhs(times[j], Y[j], dydt, d, 1.0)
         _line_instants(j, times[j], Y[j], dydt, d, replay, M, node_off, tension, start_force,
                        end_force, kinetic, potential, curvature, shear, eta, grounded,
                        bed_force, winch_out)
