@@ -11,6 +11,7 @@ import math
 import platform
 import subprocess
 import sys
+import tarfile
 import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -111,3 +112,18 @@ def compiled_rhs_time(model, y: np.ndarray, seconds: float, repeats: int) -> tup
     per, k = best_time(lambda k: rhs_loop(model.rhs, model.data, 0.0, y, dydt, k), seconds,
                        repeats)
     return 1e6 * per, k
+
+
+def extract_src(commit: str, work: Path) -> Path:
+    """``src/`` of ``commit`` under ``work`` (extracted once with ``git archive``; its numba
+    caches are kept between runs): the base tree of a before/after benchmark."""
+    tree = work / f"base_{commit[:12]}"
+    if not (tree / "src" / "tetherdyn").is_dir():
+        tree.mkdir(parents=True, exist_ok=True)
+        tar_path = tree / "src.tar"
+        with open(tar_path, "wb") as f:
+            subprocess.run(["git", "-C", str(ROOT), "archive", commit, "src"], stdout=f,
+                           check=True)
+        with tarfile.open(tar_path) as tar:
+            tar.extractall(tree, filter="data")
+    return tree / "src"

@@ -35,12 +35,11 @@ import json
 import os
 import subprocess
 import sys
-import tarfile
 import warnings
 from pathlib import Path
 
 import numpy as np
-from _common import cpu_model, rhs_loop, versions
+from _common import cpu_model, extract_src, rhs_loop, versions
 from bench_lean_step import min_time, tetherdyn_steps
 from bench_lumped_mass import make_case
 
@@ -115,19 +114,6 @@ def tables(rows: list[dict], ns: list[int]) -> str:
     return "\n".join(out)
 
 
-def extract(commit: str) -> Path:
-    """``src/`` of ``commit`` (extracted once; its numba caches are kept between runs)."""
-    tree = WORK / f"base_{commit[:12]}"
-    if not (tree / "src" / "tetherdyn").is_dir():
-        tree.mkdir(parents=True, exist_ok=True)
-        tar_path = tree / "src.tar"
-        with open(tar_path, "wb") as f:
-            subprocess.run(["git", "-C", str(HERE.parent), "archive", commit, "src"],
-                           stdout=f, check=True)
-        with tarfile.open(tar_path) as tar:
-            tar.extractall(tree, filter="data")
-    return tree / "src"
-
 
 def measure_in(src: Path, args: argparse.Namespace) -> list[dict]:
     """This script's rows measured in a fresh process importing tetherdyn from ``src``."""
@@ -143,7 +129,7 @@ def measure_in(src: Path, args: argparse.Namespace) -> list[dict]:
 
 def compare(args: argparse.Namespace) -> str:
     """Base (``--reference``) and new rows, alternating fresh processes, best of rounds."""
-    trees = {"base": extract(args.reference), "new": HERE.parent / "src"}
+    trees = {"base": extract_src(args.reference, WORK), "new": HERE.parent / "src"}
     best: dict[tuple, dict] = {}
     for r in range(args.repeat):
         for name, src in trees.items():

@@ -31,11 +31,10 @@ import re
 import resource
 import subprocess
 import sys
-import tarfile
 import time
 from pathlib import Path
 
-from _common import ROOT, cpu_model, fmt, git_commit, package_version
+from _common import ROOT, cpu_model, extract_src, fmt, git_commit, package_version
 
 EXAMPLES = ROOT / "src" / "tetherdyn" / "examples"
 START_COMMIT = "24acfefb58c5946973177d5d2501232e7a8e122a"  # before issue 22
@@ -62,19 +61,6 @@ CLI_TIMED = (
     "sys.exit(rc)\n")
 WORK = Path("/tmp/tetherdyn_bench_startup")
 
-
-def extract(commit: str) -> Path:
-    """``src/`` of ``commit`` (extracted once; its numba caches are kept between runs)."""
-    tree = WORK / f"base_{commit[:12]}"
-    if not (tree / "src" / "tetherdyn").is_dir():
-        tree.mkdir(parents=True, exist_ok=True)
-        tar_path = tree / "src.tar"
-        with open(tar_path, "wb") as f:
-            subprocess.run(["git", "-C", str(ROOT), "archive", commit, "src"], stdout=f,
-                           check=True)
-        with tarfile.open(tar_path) as tar:
-            tar.extractall(tree, filter="data")
-    return tree / "src"
 
 
 def env_for(src: Path) -> dict[str, str]:
@@ -162,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     load_before = os.getloadavg()[0]  # other jobs on the machine, before ours start
     WORK.mkdir(parents=True, exist_ok=True)
-    trees = {"base": extract(args.reference), "new": ROOT / "src"}
+    trees = {"base": extract_src(args.reference, WORK), "new": ROOT / "src"}
     lines = []
 
     # -- import and --help ----------------------------------------------------------------
