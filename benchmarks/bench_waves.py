@@ -86,8 +86,7 @@ def line_nodes() -> np.ndarray:
 def timing(section, gridded: bool, duration: float) -> float:
     """ns per point evaluation of one run from an empty grid (compiled before)."""
     nodes = line_nodes()
-    par = np.zeros(W.N_WAVE_PAR)
-    W.fill_wave_par(par, section, 0.0, DEPTH)
+    par = W.wave_par(section, 0.0, DEPTH)
     table, grid = W.build_waves(section, 9.81, DEPTH, 0.0, nodes if gridded else None)
     out = np.zeros(7)
     _run(table, grid.copy(), par, nodes, 2, DT, out)  # compile (once per process)
@@ -123,8 +122,7 @@ def interpolation_error(section) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     the line's region."""
     nodes = line_nodes()
     table, grid = W.build_waves(section, 9.81, DEPTH, 0.0, nodes)
-    par = np.zeros(W.N_WAVE_PAR)
-    W.fill_wave_par(par, section, 0.0, DEPTH)
+    par = W.wave_par(section, 0.0, DEPTH)
     rng = np.random.default_rng(0)
     pts = rng.uniform(START - [0.0, 5.0, 0.0], END + [0.0, 5.0, 3.0], size=(4000, 3))
     times = np.sort(rng.uniform(0.0, 100.0, 4000))

@@ -71,9 +71,8 @@ def test_moordyn_reads_our_wave_components_as_the_same_sea():
                          dt=1e-3, gravity=9.81, water_density=1025.0, waves=True)
     from types import SimpleNamespace
 
-    par = np.zeros(W.N_WAVE_PAR)
     # calm level 0, the seabed's depth, the section's stretching (wheeler)
-    W.fill_wave_par(par, SimpleNamespace(**sea_moordyn.SEAS["jonswap"][0]), 0.0, depth)
+    par = W.wave_par(SimpleNamespace(**sea_moordyn.SEAS["jonswap"][0]), 0.0, depth)
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "sea.dat").write_text(deck)
         (Path(tmp) / "wave_frequencies.txt").write_text(text)

@@ -15,10 +15,7 @@ G = 9.81
 
 
 def _par(section, depth):
-    par = np.zeros(W.N_WAVE_PAR)
-    W.fill_wave_par(par, section, 0.0, depth)
-    par.flags.writeable = False  # as a model's (frozen) sea_par: the kernels compile once
-    return par
+    return W.wave_par(section, 0.0, depth)
 
 
 def _at(table, grid, par, t, x, y, z):
@@ -256,9 +253,7 @@ def test_user_grid_and_no_grid():
     assert grid[W.G_DA] == 0.5 and grid[W.G_DZ] == 0.25 and grid[W.G_DT] == 0.1
     assert W.no_waves()[0].shape == (0, W.NWC)
     out = np.ones(7)
-    par = np.zeros(W.N_WAVE_PAR)
-    par.flags.writeable = False  # as a model's sea_par (one compiled signature)
-    W.wave_kinematics(*W.no_waves(), par, 1.0, 0.0, 0.0, -1.0, out)
+    W.wave_kinematics(*W.no_waves(), W.wave_par(None, 0.0, None), 1.0, 0.0, 0.0, -1.0, out)
     assert np.all(out == 0.0)
 
 

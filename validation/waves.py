@@ -122,8 +122,7 @@ def check_airy(full: bool = True, figure_dir: Path | None = None) -> Row:
                               grid=dict(x=[0.0, 30.0], y=[-10.0, 10.0],
                                         z=[-(depth or 60.0), 1.0]))
         table, grid = W.build_waves(sec, G, depth, 0.0, [[x, y, -1.0]])
-        par = np.zeros(W.N_WAVE_PAR)
-        W.fill_wave_par(par, sec, 0.0, depth)
+        par = W.wave_par(sec, 0.0, depth)
         a, omega, k = table[0, W.AMP], table[0, W.OMEGA], table[0, W.K]
         t = np.linspace(0.0, period, nt, endpoint=False) + 3.7
         span = depth if depth is not None else 3.0 / k
@@ -201,8 +200,7 @@ def check_jonswap(full: bool = True, figure_dir: Path | None = None) -> Row:
         sec = SimpleNamespace(type="jonswap", hs=hs, tp=tp, gamma=gamma, seed=seed,
                               components=200, stretching="wheeler")
         table, _ = W.build_waves(sec, G, None, 0.0, None)
-        par = np.zeros(W.N_WAVE_PAR)
-        W.fill_wave_par(par, sec, 0.0, None)
+        par = W.wave_par(sec, 0.0, None)
         eta = _history(table, np.zeros(1), par, t, 0.0, 0.0, -50.0, np.zeros(7))[:, 0]
         hs_rec = 4.0 * float(np.std(eta))
         f, pxx = signal.welch(eta, fs=1.0 / dt, nperseg=int(600.0 / dt))

@@ -180,7 +180,7 @@ def _table(amplitude, omega, phase, direction, g: float, depth: float | None) ->
     else:
         table[:, D_INV] = 1.0 / -np.expm1(-2.0 * k * depth)
         table[:, TWO_H] = 2.0 * depth
-    return table
+    return _frozen(table)
 
 
 def airy_table(height: float, period: float, direction_deg: float = 0.0,
@@ -316,6 +316,15 @@ def fill_wave_par(par: np.ndarray, waves, water_level: float, depth: float | Non
     d = dispersion_depth(waves, depth) if waves is not None else None
     par[WAVE_DEPTH] = math.inf if d is None else d
     par[STRETCH] = stretch_code(waves) if waves is not None else WHEELER
+
+
+def wave_par(waves, water_level: float, depth: float | None) -> np.ndarray:
+    """A read-only ``par`` of N_WAVE_PAR floats for the section ``waves`` (fill_wave_par):
+    what a Python caller passes to wave_kinematics, with the flags of a model's frozen
+    sea_par, so the kinematics compile once for both."""
+    par = np.zeros(N_WAVE_PAR)
+    fill_wave_par(par, waves, water_level, depth)
+    return _frozen(par)
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
