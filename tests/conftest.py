@@ -35,6 +35,38 @@ def make_small_case(changes: dict[str, Any] | None = None, **sections: Any) -> d
     return case
 
 
+# ---- how the files are shared between pytest-xdist's workers --------------------------------
+# Most of a cold suite's time is numba compiling (each kernel once per worker process that
+# needs it before another has written it to the disk cache). Each file runs whole on one
+# worker (`--dist loadgroup`, one group per file) as with loadfile, except that the files of
+# a family sharing large kernels form one group, so one worker compiles them once: the
+# system's rhs (models/system_bodies.py, ~130 s of CPU cold) is wanted by every
+# test_system*.py file. Groups start in the order below (the costliest cold first, so the
+# other worker's queue evens out the end), then the rest in file order.
+FAMILIES = {"system": ("test_system",)}
+FIRST = ("system", "test_generalized_alpha", "test_moordyn_input", "test_rod_chain",
+         "test_winch", "test_statics", "test_statics_rov", "test_sea_rows", "test_waves")
+
+
+def xdist_group_of(path: Path) -> str:
+    """The xdist group of a test file: its family, else its own name."""
+    for family, prefixes in FAMILIES.items():
+        if path.stem.startswith(prefixes):
+            return family
+    return path.stem
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks into the node ids
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not getattr(config.option, "loadgroup", False):  # set in xdist's workers
+        return
+    rank = {name: i for i, name in enumerate(FIRST)}
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(xdist_group_of(item.path)))
+    # stable: a file's tests keep their order, the workers' collections stay identical
+    items.sort(key=lambda item: rank.get(xdist_group_of(item.path), len(rank)))
+
+
 @pytest.fixture(scope="session")
 def small_case() -> Callable[..., dict]:
     """The :func:`make_small_case` factory."""
