@@ -53,6 +53,16 @@ def test_chunked_advance_is_one_run_and_integrate_drives_it(small_case, method):
         assert st.newton_iterations == ref.stats["newton_iterations"] > 0
 
 
+def test_generalized_alpha_starts_from_the_rhs_acceleration(small_case):
+    # a(t0) is taken from rhs inside the compiled loop's first call (implicit.py S_START)
+    case, model, opt = _setup(small_case, "generalized_alpha")
+    st = make_stepper("generalized_alpha", model, None, model.initial_state(), 0.0, opt)
+    a0 = st.acceleration.copy()
+    dydt = np.zeros(st.y.size)
+    model.rhs(0.0, st.y, dydt, st.data.args)
+    assert np.array_equal(a0, dydt[model.n_q:]) and np.any(a0 != 0.0)
+
+
 @pytest.mark.parametrize("method", METHODS)
 def test_save_restore_is_bit_identical(small_case, method):
     case, model, opt = _setup(small_case, method)

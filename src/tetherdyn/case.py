@@ -924,6 +924,12 @@ def load_case(source: str | Path | dict | Case, *, base_dir: str | Path | None =
     return case
 
 
+def is_system(raw: Any) -> bool:
+    """Whether a case mapping describes a system (it has ``lines``, ``points`` or
+    ``bodies``; system_case.py)."""
+    return isinstance(raw, dict) and any(k in raw for k in ("lines", "points", "bodies"))
+
+
 def read_case_source(source: str | Path | dict, base_dir: str | Path | None,
                      sections: str = "sections") -> tuple[dict, Path]:
     """The raw mapping of a case given as a file path, YAML text or a dict, and the folder

@@ -63,15 +63,22 @@ def _moordyn_case(args: argparse.Namespace) -> dict:
 
 def _load_any(path: str, args: argparse.Namespace | None = None):
     """A single-line Case or a SystemCase (system_case.py: a case with lines and points, or
-    a MoorDyn deck with several lines)."""
-    from .system_case import load_any
+    a MoorDyn deck with several lines). system_case.py (and rigid_body.py with it) is
+    imported only for a system: ~0.05 s of a single-line run's start (issue 22)."""
+    from .case import is_system, load_case, read_case_source
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", CaseWarning)
         if _is_moordyn(path):
-            case = load_any(_moordyn_case(args), base_dir=Path(path).parent)
+            raw, folder = _moordyn_case(args), Path(path).parent
         else:
-            case = load_any(path)
+            raw, folder = read_case_source(path, None)
+        if is_system(raw):
+            from .system_case import load_system
+
+            case = load_system(raw, base_dir=folder)
+        else:
+            case = load_case(raw, base_dir=folder)
     for w in caught:
         print(f"warning: {w.message}", file=sys.stderr)
     return case

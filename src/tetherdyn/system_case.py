@@ -43,6 +43,7 @@ from .case import (
     Solver,
     Vec3,
     _format_validation_error,
+    is_system,
     load_case,
     read_case_source,
 )
@@ -122,12 +123,6 @@ class _SystemModel(BaseModel):
     bodies: dict[str, Body] = {}
     environment: Environment = Environment()
     solver: Solver
-
-
-def is_system(raw: Any) -> bool:
-    """Whether a case mapping describes a system (it has ``lines``, ``points`` or
-    ``bodies``)."""
-    return isinstance(raw, dict) and any(k in raw for k in ("lines", "points", "bodies"))
 
 
 class SystemCase:

@@ -24,7 +24,8 @@ factorised by a banded LU with partial pivoting inside the band.
 ``state`` (float64[14]) is in/out, read by name through the S_* indices (the first six as
 in explicit.py): [status, t_fail, element, force evaluations, next step h, steps, scaled
 Newton increment at failure, max |residual| at failure, Jacobians, rejected steps, Newton
-iterations, h of the factorised Jacobian (0: none), h at failure, spare]. status as in
+iterations, h of the factorised Jacobian (0: none), h at failure, 1 while the
+acceleration is still to be taken from ``rhs``]. status as in
 explicit.py plus NEWTON_FAILED. ``params`` (float64[10]): [α_m, α_f, β, γ, rtol, atol, dt,
 adaptive (0/1), max_steps, smallest step].
 """
@@ -55,7 +56,7 @@ __all__ = ["NEWTON_FAILED", "parameters", "ga_chunk", "band_lu", "band_solve", "
 NEWTON_FAILED = 4
 STATE_SIZE = 14
 # state indices: the first six as in explicit.py (S_STATUS … S_STEPS), then
-S_INCR, S_RESID, S_JACS, S_REJECTS, S_ITERS, S_HJAC, S_HFAIL = range(6, 13)
+S_INCR, S_RESID, S_JACS, S_REJECTS, S_ITERS, S_HJAC, S_HFAIL, S_START = range(6, 14)
 # params indices
 P_AM, P_AF, P_BETA, P_GAMMA, P_RTOL, P_ATOL, P_DT, P_ADAPT, P_MAXSTEPS, P_HMIN = range(10)
 
@@ -343,10 +344,17 @@ def ga_chunk(data, band, held, t, t_outputs, y, Y, a, an, y1, ya, F, Fp, ap, r, 
     storing y there in Y. ``a`` (n_q) is the algorithmic acceleration at t, carried between
     chunks. After a step that changes the state's layout (``remesh``: a winch split or
     merge; ``held`` may change with it) the method restarts from the true acceleration
-    (``rhs``) with a fresh Jacobian. Returns the number of outputs written (fewer on
+    (``rhs``) with a fresh Jacobian; so does the first call after :meth:`Workspace.start`
+    (state[S_START]: the model's ``rhs`` runs inside this loop, its cached entry point is
+    not loaded on its own, issue 22). Returns the number of outputs written (fewer on
     failure; see state)."""
     nq = a.size
     ny = y.size
+    if state[S_START] != 0.0:
+        rhs(t, y, y1, data)  # y1 is free until the first step
+        for i in range(nq):
+            a[i] = y1[nq + i]
+        state[S_START] = 0.0
     adaptive = params[P_ADAPT] != 0.0
     dt = params[P_DT]
     hmin = params[P_HMIN]
@@ -465,12 +473,10 @@ class Workspace:
         self.state = np.zeros(STATE_SIZE)
         self.state[S_H] = params[P_DT]
 
-    def initial_acceleration(self, model, t: float, y: np.ndarray, data: tuple) -> None:
-        """a(t) from the model's first-order rhs with the run's ``data`` (M⁻¹F on free
-        coordinates, held_acc on held ones: the contract of models/base.py)."""
-        dydt = np.zeros(y.size)
-        model.rhs(t, y, dydt, data)
-        self.a[:] = dydt[self.a.size:]
+    def start(self) -> None:
+        """Take a(t) from the model's first-order rhs at the next :meth:`run`'s start (M⁻¹F
+        on free coordinates, held_acc on held ones: the contract of models/base.py)."""
+        self.state[S_START] = 1.0
 
     def stats(self) -> dict:
         """Counters of the run so far."""

@@ -77,6 +77,7 @@ from .implicit import (
     S_JACS,
     S_REJECTS,
     S_RESID,
+    S_START,
     Workspace,
     make_params,
     parameters,
@@ -351,11 +352,13 @@ class GeneralizedAlphaStepper(Stepper):
                              options.atol, options.dt, adaptive, options.max_steps)
         self._ws = Workspace(model, self.y, params, self.data.held)
         self._state = self._ws.state
-        self._ws.initial_acceleration(model, self.t, self.y, self.data.args)
+        self._ws.start()  # a(t0) from rhs, inside the compiled loop's first call
 
     @property
     def acceleration(self) -> np.ndarray:
         """The algorithmic acceleration a carried between steps (n_q)."""
+        if self._state[S_START] != 0.0:
+            self.compile(np.empty((0, self.y.size)))  # takes a(t) from rhs
         return self._ws.a
 
     jacobians = property(lambda self: int(self._state[S_JACS]))

@@ -55,7 +55,9 @@ integrate/implicit.py and docs/generalized_alpha.md). A formulation whose equati
     weight/drag); entries of held coordinates are ignored by the integrator;
   - ``mass(t, y, Mb, data)``: the symmetric mass matrix M(q) in lower band storage
     ``Mb[k, j] = M[j + k, j]``, k = 0 … band, shape (band + 1, n_q) (payloads and added
-    mass included);
+    mass included); callers call it right after ``force`` on the same t and y (the
+    generalized-α loop does), so it may use what ``force`` left in ``data`` (higher_order:
+    the spline's nodal tangents);
   - ``held_acc(t, y, a, data)``: the prescribed accelerations of held coordinates into
     ``a`` (the other entries untouched).
 

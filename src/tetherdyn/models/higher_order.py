@@ -714,13 +714,14 @@ def force(t, y, F, d):
 def mass(t, y, Mb, d):
     """Mass matrix [kg] in lower band storage Mb[k, j] = M[j + k, j]: per node the point
     mass (payload included) plus the element-average added mass (eqs. 4.23, 4.32). Dead
-    rows and a winch's pseudo-node get 1."""
+    rows and a winch's pseudo-node get 1.
+
+    Called right after :func:`force` on the same t and y (models/base.py): the nodal
+    tangents of the added mass are the ones force's spline solve left in d.ntan (and d.pos
+    its positions), not solved again (issue 22: one spline solve less per Newton iteration)."""
     n = _prepare(t, y, d)
     sea = d.sea_par[SEA_ACTIVE] != 0.0
     fluid = sea or d.scal[RHO] > 0.0
-    if fluid:
-        positions_from(y, n, d.n_nodes, d.pos, d.vel)
-        _spline_state(n, d.flags, d.ends, d.elem, d.fac, d.pos, d.r2, d.ntan, d.tg)
     if sea:  # added mass scaled by each element's medium
         sea_added_mass(t, n, d.scal, d.elem, True, d.sea_par, d.sea_waves, d.sea_grid, d.pos,
                        d.wadd, d.fout)
