@@ -172,8 +172,8 @@ def test_one_line_on_a_free_point_is_the_line_with_that_payload(tmp_path):
     ({"lines.L2.end.point": "B"}, "lines.L2.end.point: the line starts at 'B' too"),
     ({"lines.L1.line_type": "rope"}, "lines.L1.line_type: unknown line type 'rope'"),
     ({"line_types.chain.EA": -1.0}, "lines.L1.tether.EA: must be > 0"),
-    ({"lines.L2.model.type": "higher_order"}, "lines.L2.model.type: a system's lines are "
-                                              "lumped_mass"),
+    ({"lines.L2.model.type": "rod_chain"}, "lines.L2.model.type: a system's lines are "
+                                           "lumped_mass or higher_order"),
     ({"points.A.mass": 2.0}, "points.A.mass: only a free point has mass"),
     ({"points.D": {"type": "free", "position": [0, 0, -1]}},
      "points.D: a free point with no mass and no line"),

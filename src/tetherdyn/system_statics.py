@@ -602,6 +602,11 @@ def solve_system(case: SystemCase | dict | str, *, rtol: float = 1e-6, t: float 
     methods tried, what to try)."""
     if not isinstance(case, SystemCase):
         case = load_system(case)
+    others = [f"lines.{k}.model.type: the system's statics takes lumped_mass lines only in "
+              f"this version (got {c.model.type})" for k, c in case.lines.items()
+              if c.model.type != "lumped_mass"]
+    if others:
+        raise CaseError("\n".join(others))
     t0 = time.perf_counter()
     ss = SystemStatics(case, rtol=rtol, t=t)
     x = ss.x0()

@@ -746,38 +746,49 @@ def diagnostics(times, Y, d, replay, dydt, M, tension, start_force, end_force, k
     speed ṡ [m/s], momentum of the deployed tether and its far-end body (3) [kg m/s]]
     (nodes.instant_results).
     """
+    for j in range(times.size):
+        rhs(times[j], Y[j], dydt, d)
+        instant(j, times[j], Y[j], dydt, d, replay, M, tension, start_force, end_force,
+                kinetic, potential, curvature, twist, torsion, eta, grounded, bed_force,
+                winch_out)
+
+
+@inline_kernel
+def instant(j, t, y, dydt, d, replay, M, tension, start_force, end_force, kinetic,
+            potential, curvature, twist, torsion, eta, grounded, bed_force, winch_out):
+    """Output instant j's results (:func:`diagnostics`) of state y at t after an rhs
+    filled d's work arrays and dydt (the line's own rhs, or a system's: its ends on
+    points and bodies then move with them, models/system_higher.py)."""
     ns = d.n_nodes
     scal = d.scal
     sea = d.sea_par[SEA_ACTIVE] != 0.0
-    for j in range(times.size):
-        n = active_nodes(Y[j], ns, d.winch)
-        rhs(times[j], Y[j], dydt, d)
-        for e in range(n - 1):
-            twist[j, e] = d.tw[TW_TAU]
-        for i in range(n):
-            c = 0.0
-            for a in range(3):
-                c += d.r2[i, a] * d.r2[i, a]
-                torsion[j, i, a] = d.torsion[i, a]
-            curvature[j, i] = math.sqrt(c)
-        if sea:
-            added, cn, ct = d.wadd, 0, 1
-        else:
-            added, cn, ct = d.elem, ADDED_N, ADDED_T
-        ke, pe = instant_results(j, n, ns, d.flags, scal, d.node, d.ends, d.elem, added, cn,
-                                 ct, d.sea_par, d.winch, d.wstate, d.ntan, True, d.pos, d.vel,
-                                 d.force, d.tension, d.length, dydt, d.tmp, M, tension,
-                                 start_force, end_force, winch_out)
-        if sea:
-            sea_instant(j, times[j], n, d.sea_par, d.sea_current, d.sea_wind, d.sea_waves,
-                        d.sea_grid, d.pos, d.bedf, d.gnd, d.fout, eta, grounded, bed_force)
-            if replay and d.sea_par[BED] != 0.0:
-                sea_anchors(Y[j], n, ns, d.flags, d.scal, d.elem, d.sea_par, d.sea_bed,
-                            d.sea_bed_axes, d.sea_anchor, d.pos, d.vel, d.fout)
-        pe += 0.5 * scal[EI] * curvature_integral(d.r2, d.elem[:n - 1, L0])  # bending energy
-        pe += 0.5 * scal[GJ] * d.tw[TW_TAU] * d.tw[TW_TAU] * scal[LTOT]
-        kinetic[j] = ke
-        potential[j] = pe
+    n = active_nodes(y, ns, d.winch)
+    for e in range(n - 1):
+        twist[j, e] = d.tw[TW_TAU]
+    for i in range(n):
+        c = 0.0
+        for a in range(3):
+            c += d.r2[i, a] * d.r2[i, a]
+            torsion[j, i, a] = d.torsion[i, a]
+        curvature[j, i] = math.sqrt(c)
+    if sea:
+        added, cn, ct = d.wadd, 0, 1
+    else:
+        added, cn, ct = d.elem, ADDED_N, ADDED_T
+    ke, pe = instant_results(j, n, ns, d.flags, scal, d.node, d.ends, d.elem, added, cn,
+                             ct, d.sea_par, d.winch, d.wstate, d.ntan, True, d.pos, d.vel,
+                             d.force, d.tension, d.length, dydt, d.tmp, M, tension,
+                             start_force, end_force, winch_out)
+    if sea:
+        sea_instant(j, t, n, d.sea_par, d.sea_current, d.sea_wind, d.sea_waves,
+                    d.sea_grid, d.pos, d.bedf, d.gnd, d.fout, eta, grounded, bed_force)
+        if replay and d.sea_par[BED] != 0.0:
+            sea_anchors(y, n, ns, d.flags, d.scal, d.elem, d.sea_par, d.sea_bed,
+                        d.sea_bed_axes, d.sea_anchor, d.pos, d.vel, d.fout)
+    pe += 0.5 * scal[EI] * curvature_integral(d.r2, d.elem[:n - 1, L0])  # bending energy
+    pe += 0.5 * scal[GJ] * d.tw[TW_TAU] * d.tw[TW_TAU] * scal[LTOT]
+    kinetic[j] = ke
+    potential[j] = pe
 
 
 def _roll_datum(q: np.ndarray) -> np.ndarray:

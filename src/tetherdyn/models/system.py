@@ -84,6 +84,7 @@ from .nodes import (
     MASS,
     N_ENDS,
     PAYLOAD,
+    SEA_DATA_FIELDS,
     WEIGHT,
     held_motion,
     mass_matrix_of,
@@ -116,9 +117,17 @@ SystemData = namedtuple(
         "n_points", "ptab", "pline", "pscal",
         # work: positions, velocities, net loads [N], 3x3 mass matrices [kg], scratch
         "ppos", "pvel", "pforce", "pmass", "ptmp", "pfout",
+        # line ends of other formulations (higher_order: models/system_higher.py) on free
+        # points and moving bodies: rows (line, 0 start / 1 end, 0 point / 1 body, the
+        # point's or body's index, node index), the attachment in body axes [m], and the
+        # end node's load [N] and 3x3 mass [kg] their own kernels leave here before the
+        # system's rhs runs (no rows in a lumped-mass-only system)
+        "xend", "xat", "xf", "xm",
     ],
 )
-RUN_FIELDS = ("ppos", "pvel", "pforce", "pmass", "ptmp", "pfout")
+RUN_FIELDS = ("ppos", "pvel", "pforce", "pmass", "ptmp", "pfout", "xf", "xm")
+#: xend's columns: kind (XPOINT, XBODY)
+XPOINT, XBODY = 0, 1
 #: a line's data fields, stacked (n_nodes: one int64 per line)
 LineStack = namedtuple("LineStack", LumpedMassData._fields)
 
@@ -278,6 +287,14 @@ def _points(t, y, dydt, d):
                 pforce[p, c] += s.force[f, c]
                 for e in range(3):
                     pmass[p, c, e] += M[c, e]
+    for x in range(d.xend.shape[0]):  # line ends of other formulations: their own load, mass
+        if d.xend[x, 2] != XPOINT:
+            continue
+        p = d.xend[x, 3]
+        for c in range(3):
+            pforce[p, c] += d.xf[x, c]
+            for e in range(3):
+                pmass[p, c, e] += d.xm[x, c, e]
     for p in range(d.n_points):
         b = po + 6 * p
         solve3(pmass[p], pforce[p, 0], pforce[p, 1], pforce[p, 2], tmp)
@@ -386,6 +403,30 @@ def _line_instants(j, t, y, dydt, d, replay, M, node_off, tension, start_force, 
         potential[j, k] = pe
 
 
+def _template_data() -> tuple:
+    """A lumped-mass line's data (a short straight line in vacuum): the field types of a
+    system's stack when it has no lumped-mass line (its rows are sea carriers alone)."""
+    from ..case import load_case
+
+    case = load_case({"tether": {"length": 1.0, "diameter": 0.01, "mass_per_length": 1.0,
+                                 "EA": 1.0},
+                      "model": {"type": "lumped_mass", "elements": 1},
+                      "start": {"type": "fixed", "position": [0.0, 0.0, 0.0]},
+                      "end": {"type": "fixed", "position": [1.0, 0.0, 0.0]},
+                      "solver": {"dt": 1e-3, "duration": 1e-3, "output_interval": 1e-3}})
+    return build_model(case).data
+
+
+def _sea_carrier(template: tuple, other: tuple) -> tuple:
+    """A LumpedMassData row of the stack for a line of another formulation: its sea arrays
+    (``other``'s, nodes.SEA_DATA_FIELDS: the same layout in every formulation), every other
+    field empty (no rows; one node count of 0). Only the points' and bodies' passes read
+    it (the sea at a point or body); no line pass runs on it."""
+    return LumpedMassData(**{
+        f: (0 if f == "n_nodes" else getattr(other, f) if f in SEA_DATA_FIELDS
+            else getattr(template, f)[:0]) for f in LumpedMassData._fields})
+
+
 def _stack(datas: list) -> tuple:
     """(LineStack, offsets): every field of the lines' data concatenated along its first
     axis (read-only where the line's is a constant), and per field the row where each
@@ -425,10 +466,14 @@ class LineSystem(Formulation):
     def __init__(self, case: SystemCase) -> None:
         super().__init__(case)
         self.line_models = {k: build_model(c) for k, c in case.lines.items()}
-        names = list(self.line_models)
+        #: the lumped-mass lines (stacked, stepped by this module's kernels) and the others
+        #: (higher_order: models/system_higher.py), each in the order of ``lines``
+        self.lumped = [k for k, m in self.line_models.items() if m.name == "lumped_mass"]
+        self.others = [k for k in self.line_models if k not in self.lumped]
+        names = self.lumped
         self.free_points = [p for p, s in case.points.items() if s.type == "free"]
         index = {p: i for i, p in enumerate(self.free_points)}
-        sizes = [6 * m.data.n_nodes for m in self.line_models.values()]
+        sizes = [6 * self.line_models[k].data.n_nodes for k in names]
         off = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         attach = np.full((len(names), 2), -1, dtype=np.int64)
         for k, name in enumerate(names):
@@ -438,19 +483,25 @@ class LineSystem(Formulation):
         rho = case.environment.fluid_density
         first = next(iter(self.line_models.values()))
         sea = first.data.sea_par[SEA_ACTIVE] != 0.0
+        # the stack's rows: the lumped lines, then per other line a carrier of its sea
+        # arrays (a point or body reads the sea of the first line on it; never stepped)
+        rows = names + self.others
         ptab = np.zeros((max(P, 1), N_ENDS))
         pline = np.zeros(max(P, 1), dtype=np.int64)
         for i, p in enumerate(self.free_points):
             self._point_row(case.points[p], rho, sea, ptab[i])
             on = case.attached(p)
-            pline[i] = names.index(on[0][0]) if on else 0
+            pline[i] = rows.index(on[0][0]) if on else 0
         for m in self.line_models.values():
             m.freeze()
         self.n_elements = int(sum(m.n_elements for m in self.line_models.values()))
         self.n_nodes = int(sum(m.n_nodes for m in self.line_models.values()))
         self.arc_length = np.zeros(0)
         self.n_state = int(off[-1]) + 6 * P
-        stack, soff = _stack([m.data for m in self.line_models.values()])
+        datas = [self.line_models[k].data for k in names]
+        template = datas[0] if datas else _template_data()
+        datas += [_sea_carrier(template, self.line_models[k].data) for k in self.others]
+        stack, soff = _stack(datas)
         self._stack_pristine = {f: getattr(stack, f).copy() for f in LINE_RUN_FIELDS}
         self.data = SystemData(
             stack=stack, soff=soff,
@@ -459,6 +510,8 @@ class LineSystem(Formulation):
             ppos=np.zeros((max(P, 1), 3)), pvel=np.zeros((max(P, 1), 3)),
             pforce=np.zeros((max(P, 1), 3)), pmass=np.zeros((P + 1, 3, 3)),
             ptmp=np.zeros(9), pfout=np.zeros_like(first.data.fout),
+            xend=np.zeros((0, 5), dtype=np.int64), xat=np.zeros((0, 3)),
+            xf=np.zeros((0, 3)), xm=np.zeros((0, 3, 3)),
         )
 
     @staticmethod
@@ -484,8 +537,7 @@ class LineSystem(Formulation):
     def line_slices(self) -> dict[str, slice]:
         """Each line's slice of the state vector."""
         off = self.data.off
-        return {k: slice(int(off[i]), int(off[i + 1]))
-                for i, k in enumerate(self.line_models)}
+        return {k: slice(int(off[i]), int(off[i + 1])) for i, k in enumerate(self.lumped)}
 
     def point_slice(self, point: str) -> slice:
         """A free point's slice of the state vector: position (3) then velocity (3)."""
@@ -495,7 +547,7 @@ class LineSystem(Formulation):
     def initial_state(self) -> np.ndarray:
         """Every line laid straight between its points at rest (system_case.py), then the
         free points at their positions, at rest."""
-        parts = [m.initial_state() for m in self.line_models.values()]
+        parts = [self.line_models[k].initial_state() for k in self.lumped]
         for p in self.free_points:
             parts.append(np.concatenate([self.case.point_positions[p], np.zeros(3)]))
         y = np.concatenate(parts)
@@ -538,7 +590,7 @@ class LineSystem(Formulation):
         element tensions in ``self._probe[5]`` (line_outputs' stacked layout, columns
         node_off[k] - k to node_off[k + 1] - k - 1 for line k, node_off = ``self._probe[4]``)."""
         if getattr(self, "_probe", None) is None:
-            models = list(self.line_models.values())
+            models = [self.line_models[k] for k in self.lumped]
             L = len(models)
             n = np.array([m.n_nodes for m in models])
             node_off = np.concatenate([[0], np.cumsum(n)]).astype(np.int64)
@@ -563,7 +615,9 @@ class LineSystem(Formulation):
         line ends on free points moving with their points (their start_force / end_force
         are then the force the line exerts on the point)."""
         d = self.data if data is None else data
-        models = list(self.line_models.values())
+        models = [self.line_models[k] for k in self.lumped]
+        if not models:
+            return {}
         replay = bool(models[0].data.sea_par[BED] != 0.0)  # one seabed for all lines
         if replay:  # NodeRows._replay_data: fresh friction anchors, replayed per instant
             d = d._replace(stack=d.stack._replace(sea_anchor=np.zeros_like(
@@ -581,8 +635,8 @@ class LineSystem(Formulation):
                     *arrays)
         out = {}
         tension, f0, f1, ke, pe, curv, shear, eta, grounded, bed_force, wout = arrays
-        for i, ((name, m), s) in enumerate(zip(self.line_models.items(),
-                                               self.line_slices().values(), strict=True)):
+        for i, (name, s) in enumerate(self.line_slices().items()):
+            m = self.line_models[name]
             nodes = slice(node_off[i], node_off[i + 1])
             elems = slice(node_off[i] - i, node_off[i + 1] - i - 1)
             res = [tension[:, elems], f0[:, i], f1[:, i], ke[:, i], pe[:, i], curv[:, nodes],

@@ -73,6 +73,7 @@ from .nodes import (
 )
 from .system import RUN_FIELDS as SYSTEM_RUN_FIELDS
 from .system import (
+    XBODY,
     LineSystem,
     SystemData,
     _line_instants,
@@ -194,6 +195,45 @@ def _attach_sync(y, d):
 
 
 @inline_kernel
+def _lump_end(d, b, r, force, M, F):
+    """A line end node on free body b at r (body axes), with its line load ``force`` [N]
+    and 3x3 mass M [kg], lumped onto the body (module docstring): its load less
+    M ω × (ω × R r) at the attachment into d.bf6[b], its 6x6 share into d.bm6[b]; F:
+    a 3-vector of scratch."""
+    st = d.bstate[b]
+    R = _rot(st[3], st[4], st[5], st[6])
+    _, _, (c0, c1, c2) = lever_and_spin(R, r, st[10], st[11], st[12])  # ω × (ω × r)
+    for a in range(3):
+        F[a] = force[a] - (M[a, 0] * c0 + M[a, 1] * c1 + M[a, 2] * c2)
+    add_attachment_load(st, r, F, d.bf6[b])
+    # M_b = R^T M R and its 6x6 blocks with [r]x (body axes)
+    m6 = d.bm6[b]
+    Mb = d.bm[0:3, 0:3]
+    for p in range(3):
+        for q in range(3):
+            s = 0.0
+            for u in range(3):
+                for v in range(3):
+                    s += R[3 * u + p] * M[u, v] * R[3 * v + q]
+            Mb[p, q] = s
+    rx = ((0.0, -r[2], r[1]), (r[2], 0.0, -r[0]), (-r[1], r[0], 0.0))
+    for p in range(3):
+        for q in range(3):
+            m6[6 * p + q] += Mb[p, q]
+            mr = 0.0  # (M_b [r]x)[p, q]
+            rm = 0.0  # ([r]x M_b)[p, q]
+            rmr = 0.0  # ([r]x M_b [r]x)[p, q]
+            for u in range(3):
+                mr += Mb[p, u] * rx[u][q]
+                rm += rx[p][u] * Mb[u, q]
+                for v in range(3):
+                    rmr += rx[p][u] * Mb[u, v] * rx[v][q]
+            m6[6 * p + 3 + q] -= mr
+            m6[6 * (3 + p) + q] += rm
+            m6[6 * (3 + p) + 3 + q] -= rmr
+
+
+@inline_kernel
 def _bodies(t, y, dydt, d):
     """The free bodies' rates with the line end nodes lumped on them, and the rates of the
     line end nodes on every moving body (module docstring). Needs every line's rhs."""
@@ -210,40 +250,13 @@ def _bodies(t, y, dydt, d):
         k, b, i = d.att[e, 0], d.att[e, 2], d.att[e, 3]
         if d.btype[b] != FREE:
             continue
-        st = d.bstate[b]
         ld = line_data(d.stack, d.soff, k)
         _end_mass(ld, i, sea, M)
-        R = _rot(st[3], st[4], st[5], st[6])
-        r = d.atr[e]
-        _, _, (c0, c1, c2) = lever_and_spin(R, r, st[10], st[11], st[12])  # ω × (ω × r)
-        for a in range(3):
-            F[a] = ld.force[i, a] - (M[a, 0] * c0 + M[a, 1] * c1 + M[a, 2] * c2)
-        add_attachment_load(st, r, F, d.bf6[b])
-        # M_b = R^T M R and its 6x6 blocks with [r]x (body axes)
-        m6 = d.bm6[b]
-        Mb = d.bm[0:3, 0:3]
-        for p in range(3):
-            for q in range(3):
-                s = 0.0
-                for u in range(3):
-                    for v in range(3):
-                        s += R[3 * u + p] * M[u, v] * R[3 * v + q]
-                Mb[p, q] = s
-        rx = ((0.0, -r[2], r[1]), (r[2], 0.0, -r[0]), (-r[1], r[0], 0.0))
-        for p in range(3):
-            for q in range(3):
-                m6[6 * p + q] += Mb[p, q]
-                mr = 0.0  # (M_b [r]x)[p, q]
-                rm = 0.0  # ([r]x M_b)[p, q]
-                rmr = 0.0  # ([r]x M_b [r]x)[p, q]
-                for u in range(3):
-                    mr += Mb[p, u] * rx[u][q]
-                    rm += rx[p][u] * Mb[u, q]
-                    for v in range(3):
-                        rmr += rx[p][u] * Mb[u, v] * rx[v][q]
-                m6[6 * p + 3 + q] -= mr
-                m6[6 * (3 + p) + q] += rm
-                m6[6 * (3 + p) + 3 + q] -= rmr
+        _lump_end(d, b, d.atr[e], ld.force[i], M, F)
+    for x in range(d.xend.shape[0]):  # line ends of other formulations: their load and mass
+        b = d.xend[x, 3]
+        if d.xend[x, 2] == XBODY and d.btype[b] == FREE:
+            _lump_end(d, b, d.xat[x], d.xf[x], d.xm[x], F)
     g = d.pscal
     for b in range(d.n_bodies):
         if d.btype[b] != FREE:
@@ -263,20 +276,23 @@ def _bodies(t, y, dydt, d):
     # every moving end node: velocity v + ω × r, acceleration a + α × r + ω × (ω × r)
     for e in range(d.att.shape[0]):
         k, b, i = d.att[e, 0], d.att[e, 2], d.att[e, 3]
-        st = d.bstate[b]
-        R = _rot(st[3], st[4], st[5], st[6])
-        (rw0, rw1, rw2), (t0, t1, t2), (c0, c1, c2) = lever_and_spin(
-            R, d.atr[e], st[10], st[11], st[12])
-        acc = d.bacc[b]
-        l0, l1, l2 = _cross(acc[3], acc[4], acc[5], rw0, rw1, rw2)
-        a = d.off[k]
-        ns = d.stack.n_nodes[k]
-        dydt[a + 3 * i] = st[7] + t0
-        dydt[a + 3 * i + 1] = st[8] + t1
-        dydt[a + 3 * i + 2] = st[9] + t2
-        dydt[a + 3 * ns + 3 * i] = acc[0] + l0 + c0
-        dydt[a + 3 * ns + 3 * i + 1] = acc[1] + l1 + c1
-        dydt[a + 3 * ns + 3 * i + 2] = acc[2] + l2 + c2
+        end_rates(d.bstate[b], d.bacc[b], d.atr[e], dydt, d.off[k], d.stack.n_nodes[k], i)
+
+
+@inline_kernel
+def end_rates(st, acc, r, dydt, a, ns, i):
+    """Rates of a line's end node i on a moving body (state st, acceleration acc: world
+    a_O and α) at r (body axes), the line's state from y[a] with ns node rows: velocity
+    v + ω × r, acceleration a + α × r + ω × (ω × r)."""
+    R = _rot(st[3], st[4], st[5], st[6])
+    (rw0, rw1, rw2), (t0, t1, t2), (c0, c1, c2) = lever_and_spin(R, r, st[10], st[11], st[12])
+    l0, l1, l2 = _cross(acc[3], acc[4], acc[5], rw0, rw1, rw2)
+    dydt[a + 3 * i] = st[7] + t0
+    dydt[a + 3 * i + 1] = st[8] + t1
+    dydt[a + 3 * i + 2] = st[9] + t2
+    dydt[a + 3 * ns + 3 * i] = acc[0] + l0 + c0
+    dydt[a + 3 * ns + 3 * i + 1] = acc[1] + l1 + c1
+    dydt[a + 3 * ns + 3 * i + 2] = acc[2] + l2 + c2
 
 
 # row of each stacked line field the lean passes read in ``soff`` (models/system.py)
@@ -422,12 +438,14 @@ class BodySystem(LineSystem):
                 coeffs.append(tr.coeffs)
                 nb += tr.breaks.size
                 nc += tr.coeffs.shape[0]
-        names = list(self.line_models)
+        names = self.lumped
         att, atr = [], []
         for name in self.bodies:
             if case.bodies[name].type == "fixed":
                 continue  # the line's own fixed end
             for line, w, at in case.attached_to_body(name):
+                if line not in names:
+                    continue  # another formulation's line (models/system_higher.py)
                 n = self.line_models[line].data.n_nodes
                 att.append((names.index(line), w, self.bodies.index(name), 0 if w == 0 else
                             n - 1))
@@ -459,7 +477,7 @@ class BodySystem(LineSystem):
 
     def initial_state(self) -> np.ndarray:
         """The line system's initial state, then each free body's state at t = 0."""
-        parts = [m.initial_state() for m in self.line_models.values()]
+        parts = [self.line_models[k].initial_state() for k in self.lumped]
         for p in self.free_points:
             parts.append(np.concatenate([self.case.point_positions[p], np.zeros(3)]))
         for b in self.free_bodies:
@@ -493,9 +511,16 @@ class BodySystem(LineSystem):
 
 def build_system(case: SystemCase) -> BodySystem:
     """The system model of a validated system case, frozen (models/base.py): a BodySystem,
-    with or without bodies — one set of compiled kernels for every system (a second set for
-    systems without bodies cost ~2 min of compilation per cold cache, measured, for a few ns
-    per step)."""
-    model = BodySystem(case)
+    with or without bodies — one set of compiled kernels for every system of lumped-mass
+    lines (a second set for systems without bodies cost ~2 min of compilation per cold
+    cache, measured, for a few ns per step); with higher_order lines its subclass
+    models.system_higher.MixedSystem, whose kernels call that set's system_rhs."""
+    if any(c.model.type != "lumped_mass" for c in case.lines.values()):
+        # higher_order lines: their own kernels, compiled only for such systems
+        from .system_higher import MixedSystem
+
+        model = MixedSystem(case)
+    else:
+        model = BodySystem(case)
     model.freeze()
     return model
