@@ -37,34 +37,54 @@ def make_small_case(changes: dict[str, Any] | None = None, **sections: Any) -> d
 
 # ---- how the files are shared between pytest-xdist's workers --------------------------------
 # Most of a cold suite's time is numba compiling (each kernel once per worker process that
-# needs it before another has written it to the disk cache). Each file runs whole on one
-# worker (`--dist loadgroup`, one group per file) as with loadfile, except that the files of
-# a family sharing large kernels form one group, so one worker compiles them once: the
-# system's rhs (models/system_bodies.py, ~130 s of CPU cold) is wanted by every
-# test_system*.py file. Groups start in the order below (the costliest cold first, so the
-# other worker's queue evens out the end), then the rest in file order.
+# needs it before another has written it to the disk cache). With `--dist loadfile` each
+# file runs whole on one worker; the scheduler below keeps that, except that the files of a
+# family sharing large kernels form one unit, so one worker compiles them once: the system's
+# rhs (models/system_bodies.py, ~130 s of CPU cold) is wanted by every test_system*.py file.
+# Units start in the order below (the costliest cold first, so the other worker's queue
+# evens out the end), then the rest in file order. (xdist's own `loadgroup` marks do not
+# reach the node ids under pytest 9.)
 FAMILIES = {"system": ("test_system",)}
 FIRST = ("system", "test_generalized_alpha", "test_moordyn_input", "test_rod_chain",
          "test_winch", "test_statics", "test_statics_rov", "test_sea_rows", "test_waves")
 
 
-def xdist_group_of(path: Path) -> str:
-    """The xdist group of a test file: its family, else its own name."""
+def unit_of(nodeid: str) -> str:
+    """The scheduling unit of a test: its file's family, else its file."""
+    path = nodeid.split("::", 1)[0]
+    stem = Path(path).stem
     for family, prefixes in FAMILIES.items():
-        if path.stem.startswith(prefixes):
+        if stem.startswith(prefixes):
             return family
-    return path.stem
+    return path
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks into the node ids
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FamilyScheduling(LoadScopeScheduling):
+        """loadfile, with the families above as single units, in collection order."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return unit_of(nodeid)
+
+    config.option.loadscopereorder = False  # the order of pytest_collection_modifyitems
+    return FamilyScheduling(config, log)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not getattr(config.option, "loadgroup", False):  # set in xdist's workers
+    if not hasattr(config, "workerinput"):  # only xdist's workers schedule by this order
         return
     rank = {name: i for i, name in enumerate(FIRST)}
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group(xdist_group_of(item.path)))
-    # stable: a file's tests keep their order, the workers' collections stay identical
-    items.sort(key=lambda item: rank.get(xdist_group_of(item.path), len(rank)))
+
+    def key(item: pytest.Item) -> int:
+        unit = unit_of(item.nodeid)
+        return rank.get(unit if unit in FAMILIES else Path(unit).stem, len(rank))
+
+    # stable: a file's tests keep their order, and every worker collects the same list
+    items.sort(key=key)
 
 
 @pytest.fixture(scope="session")
