@@ -842,12 +842,12 @@ def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, h
 
 
 # The lean path's right-hand sides (LumpedMass.lean; the model picks one when it is built):
-# the equations and arithmetic of :func:`rhs` (seed 004 eqs. (2.10)–(2.17)) in one pass over
-# the elements — each node's acceleration written as soon as its second element is done,
-# the previous element's load and tangent kept in registers, positions and velocities read
-# straight from y (held ends from their motion at t), the constants handed over as values.
-# They store no per-element arrays but the end elements' tangents and the end nodes' loads
-# (what a system reads; tension, tangent, length: :func:`rhs` fills them for the results).
+# the equations and arithmetic of :func:`rhs` (seed 004 eqs. (2.10)–(2.17)) in an element
+# pass and a node pass, the element loads kept in dydt's own rows until the node pass reads
+# them, positions and velocities read straight from y (held ends from their motion at t),
+# the constants handed over as values. They store no per-element arrays but the elements'
+# tangents and the end nodes' loads (what a system reads; tension, length: :func:`rhs`
+# fills them for the results).
 # Inlined into their caller (a time loop, a system's rhs), so that only the arrays the pass
 # reads are handed over, not the data tuple (measured: ~0.13 us per call at N = 10).
 
@@ -1172,7 +1172,7 @@ class LumpedMass(NodeRows):
             lean=lean_table(node, elem, end_table, scal),
         )
         # the path is chosen here, once: the common case (no winch, no bending; no sea, or
-        # a calm one) steps with the one-pass kernel; everything else with the general one
+        # a calm one) steps with the lean kernels; everything else with the general one
         par = self.data.sea_par
         sea = par[SEA_ACTIVE] != 0.0
         self.calm_sea = sea and calm_sea(par, self.data.sea_current, scal)
