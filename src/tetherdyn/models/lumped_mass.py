@@ -716,7 +716,7 @@ def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, h
     mass, then writes the position rows (velocities). Each element's work (two square
     roots and a division) is independent of the previous one's, so the processor overlaps
     consecutive elements; in one pass each node's solve waited on its second element
-    (measured: the water step 20-30 % faster, benchmarks/results_lean_step.md).
+    (benchmarks/results_lean_step.md).
 
     ``sea``: a calm sea (LumpedMass.calm_sea: no waves, a uniform current, a plane seabed
     or none; ``par`` its sea_par): while every node is under the water level and every
