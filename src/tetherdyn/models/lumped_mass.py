@@ -31,7 +31,7 @@ import numpy as np
 
 from .._jit import inline_kernel, kernel
 from ..boundary import eval_motion
-from ..hydro import CROSS_FLOW, cross_flow_drag, element_drag
+from ..hydro import CROSS_FLOW, _drag_other, cross_flow_drag, element_drag
 from ..sea import (
     BED,
     BED_DZDX,
@@ -468,20 +468,6 @@ def calm_sea(par: np.ndarray, current: np.ndarray, scal: np.ndarray) -> bool:
 
 
 @inline_kernel
-def _lean_node(y, v0, j, held, motion, w, dydt):
-    """Position and velocity of the node whose coordinates start at y[j] (velocity at
-    y[v0 + j]); a held end w's from its motion at t (motion[w]), its velocity also
-    written as the node's position rate dydt[j:j + 3]."""
-    if held:
-        dydt[j] = motion[w, 1, 0]
-        dydt[j + 1] = motion[w, 1, 1]
-        dydt[j + 2] = motion[w, 1, 2]
-        return (motion[w, 0, 0], motion[w, 0, 1], motion[w, 0, 2], motion[w, 1, 0],
-                motion[w, 1, 1], motion[w, 1, 2])
-    return y[j], y[j + 1], y[j + 2], y[v0 + j], y[v0 + j + 1], y[v0 + j + 2]
-
-
-@inline_kernel
 def _lean_element(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, Lu, inv_Lu, EA, C,
                   compression, slack_damping):
     """Length L [m], unit tangent q and Voigt tension T [N] of the element between two
@@ -531,11 +517,31 @@ def _lean_end(t, i, w, scal, ends, lean, fluid, fx, fy, fz, vx, vy, vz, an0, c0,
     return fx * inv_m, fy * inv_m, fz * inv_m
 
 
+@inline_kernel
+def _vacuum_element(e, i, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean, EA, C,
+                    compression, slack_damping, dydt, tangent):
+    """Element e's tension force f = T q̂ [N] on its first node into dydt[i:i + 3] (the
+    node's acceleration row, scratch until the node pass) and q̂ into tangent[e]."""
+    L, qx, qy, qz, T = _lean_element(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1,
+                                     lean[e, LU], lean[e, INV_LU], EA, C, compression,
+                                     slack_damping)
+    dydt[i] = T * qx
+    dydt[i + 1] = T * qy
+    dydt[i + 2] = T * qz
+    tangent[e, 0] = qx
+    tangent[e, 1] = qy
+    tangent[e, 2] = qz
+
+
 @kernel
 def _lean_vacuum(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, held1,
                  motion, b0, coef0, b1, coef1, scal, ends, tmp, force, tangent):
-    """:func:`rhs_lean_vacuum`'s pass: tension and weight, a = f/m (and the end rows,
-    :func:`_lean_fluid`)."""
+    """:func:`rhs_lean_vacuum`'s passes: tension and weight, a = f/m (and the end rows,
+    :func:`_lean_fluid`). An element pass (each element's tension force on its first
+    node into that node's acceleration row: scratch), then a node pass (weight, the
+    element before's −f, the element after's f, over m) — two passes as in
+    :func:`_lean_fluid`; the last element, whose second node may be held, after the
+    loop, so that the loop reads every node straight from y."""
     v0 = 3 * n
     for k in range(v0):
         dydt[k] = y[v0 + k]
@@ -543,44 +549,54 @@ def _lean_vacuum(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, 
         eval_motion(b0, coef0, t, motion[0])
     if held1:
         eval_motion(b1, coef1, t, motion[1])
-    x0, y0, z0, u0, w0, s0 = _lean_node(y, v0, 0, held0, motion, 0, dydt)
-    px = py = pz = 0.0  # the previous element's force on the current node
     last = n - 1
-    for e in range(last):
+    x0, y0, z0, u0, w0, s0 = _node_at(y, v0, 0, held0, motion, 0)
+    for e in range(last - 1):  # node e + 1 is an inner node
         j = 3 * e + 3
-        x1, y1, z1, u1, w1, s1 = _lean_node(y, v0, j, held1 and e + 1 == last, motion, 1,
-                                            dydt)
-        L, qx, qy, qz, T = _lean_element(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1,
-                                         lean[e, LU], lean[e, INV_LU], EA, C, compression,
-                                         slack_damping)
-        fx = T * qx
-        fy = T * qy
-        fz = T * qz
-        # node e is complete: its weight, the previous element's force, this one's
-        i = v0 + 3 * e
-        if e > 0:
-            inv_m = lean[e, INV_M]
-            dydt[i] = (lean[e, WG] + px + fx) * inv_m
-            dydt[i + 1] = (lean[e, WG + 1] + py + fy) * inv_m
-            dydt[i + 2] = (lean[e, WG + 2] + pz + fz) * inv_m
-        else:
-            _end_rows(0, 0, lean[0, WG] + fx, lean[0, WG + 1] + fy, lean[0, WG + 2] + fz,
-                      qx, qy, qz, force, tangent)
-            if not held0:
-                dydt[i], dydt[i + 1], dydt[i + 2] = _lean_end(
-                    t, 0, 0, scal, ends, lean, False, lean[0, WG] + fx, lean[0, WG + 1] + fy,
-                    lean[0, WG + 2] + fz, u0, w0, s0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-                    0.0, 0.0, tmp, False)
-        px = -fx
-        py = -fy
-        pz = -fz
-        if e == last - 1:
-            tangent[e, 0] = qx
-            tangent[e, 1] = qy
-            tangent[e, 2] = qz
+        x1, y1, z1, u1, w1, s1 = y[j], y[j + 1], y[j + 2], y[v0 + j], y[v0 + j + 1], \
+            y[v0 + j + 2]
+        _vacuum_element(e, v0 + 3 * e, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean,
+                        EA, C, compression, slack_damping, dydt, tangent)
         x0, y0, z0, u0, w0, s0 = x1, y1, z1, u1, w1, s1
-    _lean_ends(t, n, v0, held0, held1, motion, scal, ends, lean, False, px, py, pz, u0, w0,
-               s0, 0.0, 0.0, 0.0, 0.0, 0.0, tmp, dydt, False, force)
+    e = last - 1
+    x1, y1, z1, u1, w1, s1 = _node_at(y, v0, 3 * last, held1, motion, 1)
+    _vacuum_element(e, v0 + 3 * e, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean, EA,
+                    C, compression, slack_damping, dydt, tangent)
+    # the nodes: weight, −f of the element before, f of the element after, over m
+    fx = lean[0, WG] + dydt[v0]
+    fy = lean[0, WG + 1] + dydt[v0 + 1]
+    fz = lean[0, WG + 2] + dydt[v0 + 2]
+    px = dydt[v0]
+    py = dydt[v0 + 1]
+    pz = dydt[v0 + 2]
+    force[0, 0] = fx
+    force[0, 1] = fy
+    force[0, 2] = fz
+    if not held0:
+        dydt[v0], dydt[v0 + 1], dydt[v0 + 2] = _lean_end(
+            t, 0, 0, scal, ends, lean, False, fx, fy, fz, y[v0], y[v0 + 1], y[v0 + 2], 0.0,
+            0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, tmp, False)
+    for e in range(1, last):
+        i = v0 + 3 * e
+        fx = dydt[i]
+        fy = dydt[i + 1]
+        fz = dydt[i + 2]
+        inv_m = lean[e, INV_M]
+        dydt[i] = (lean[e, WG] - px + fx) * inv_m
+        dydt[i + 1] = (lean[e, WG + 1] - py + fy) * inv_m
+        dydt[i + 2] = (lean[e, WG + 2] - pz + fz) * inv_m
+        px = fx
+        py = fy
+        pz = fz
+    if held1:
+        for a in range(3):
+            dydt[3 * last + a] = motion[1, 1, a]
+    if held0:
+        for a in range(3):
+            dydt[a] = motion[0, 1, a]
+    _lean_ends(t, n, v0, held0, held1, motion, scal, ends, lean, False, -px, -py, -pz,
+               y[v0 + 3 * last], y[v0 + 3 * last + 1], y[v0 + 3 * last + 2], 0.0, 0.0, 0.0,
+               0.0, 0.0, tmp, dydt, False, force)
 
 
 @inline_kernel
@@ -633,12 +649,74 @@ def _calm_node(x, y, z, free, sea, wl, bed, z0, a, b):
     return not (bed and free and z < z0 + a * x + b * y)
 
 
+@inline_kernel
+def _node_at(y, v0, j, held, motion, w):
+    """Position [m] and velocity [m/s] of the node whose coordinates start at y[j]
+    (velocity at y[v0 + j]); a held end w's from its motion at t (motion[w])."""
+    if held:
+        return (motion[w, 0, 0], motion[w, 0, 1], motion[w, 0, 2], motion[w, 1, 0],
+                motion[w, 1, 1], motion[w, 1, 2])
+    return y[j], y[j + 1], y[j + 2], y[v0 + j], y[v0 + j + 1], y[v0 + j + 2]
+
+
+@inline_kernel
+def _fluid_element(e, v0, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean, EA, C,
+                   compression, slack_damping, fluid, dydt, tangent):
+    """Element e's loads in a calm fluid (:func:`_lean_fluid`'s element pass): its tension
+    force f = T q̂ and h, half its drag (seed 004 eqs. (2.12), (2.16); drag law ``law``,
+    hydro.py) — h + f on its first node into that node's acceleration row of dydt, h − f
+    on its second into the first node's position row (scratch until the node pass) — and
+    q̂ into tangent[e]. Nodes: positions x, y, z [m], velocities u, w, s [m/s]; ``fluid``:
+    (law, ρ, d, C_d,n, C_d,t, current u_x, u_y, u_z, k_n, k_t) (one argument: numba
+    inlines no function of this many separate ones)."""
+    law, rho, diameter, cdn, cdt, cux, cuy, cuz, kn, kt = fluid
+    L, qx, qy, qz, T = _lean_element(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1,
+                                     lean[e, LU], lean[e, INV_LU], EA, C, compression,
+                                     slack_damping)
+    fx = T * qx
+    fy = T * qy
+    fz = T * qz
+    # drag at the element centre, half to each node — seed 004 eqs. (2.12), (2.16)
+    ux = 0.5 * (u0 + u1) - cux
+    uy = 0.5 * (w0 + w1) - cuy
+    uz = 0.5 * (s0 + s1) - cuz
+    if law == CROSS_FLOW:
+        hx, hy, hz = cross_flow_drag(kn * L, kt * L, qx, qy, qz, ux, uy, uz)
+    else:  # hydro.element_drag's other laws, the same arithmetic, called
+        hx, hy, hz = _drag_other(law, rho, diameter, L, cdn, cdt, qx, qy, qz, ux, uy, uz)
+    hx *= 0.5
+    hy *= 0.5
+    hz *= 0.5
+    i = 3 * e
+    dydt[v0 + i] = hx + fx
+    dydt[v0 + i + 1] = hy + fy
+    dydt[v0 + i + 2] = hz + fz
+    dydt[i] = hx - fx
+    dydt[i + 1] = hy - fy
+    dydt[i + 2] = hz - fz
+    tangent[e, 0] = qx
+    tangent[e, 1] = qy
+    tangent[e, 2] = qz
+
+
 @kernel
 def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, held1,
                 motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
                 wadd):
-    """:func:`rhs_lean_fluid`'s pass: tension, weight less buoyancy, drag at the element
+    """:func:`rhs_lean_fluid`'s passes: tension, weight less buoyancy, drag at the element
     centres (drag law ``law``, hydro.py) and the added mass (a 3x3 solve per node).
+
+    Two passes. The first, over the elements (:func:`_fluid_element`), leaves each
+    element's load on its first node, h + f (h half its drag, f = T q̂ its tension), in
+    that node's acceleration row of dydt and its load on its second node, h − f, in the
+    first node's position row (dydt as scratch: no array of its own), and its unit tangent
+    in ``tangent``; the last element, whose second node may be held, after the loop, so
+    that the loop reads every node straight from y. The second,
+    over the nodes, sums weight and the two elements' loads and solves the node's added
+    mass, then writes the position rows (velocities). Each element's work (two square
+    roots and a division) is independent of the previous one's, so the processor overlaps
+    consecutive elements; in one pass each node's solve waited on its second element
+    (benchmarks/results_lean_step.md).
 
     ``sea``: a calm sea (LumpedMass.calm_sea: no waves, a uniform current, a plane seabed
     or none; ``par`` its sea_par): while every node is under the water level and every
@@ -646,17 +724,15 @@ def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, h
     buoyancy, drag and added mass of water, no Morison inertia in a steady flow; no
     contact) are these. Returns False, with dy/dt incomplete, at the first node that is
     not (the caller then runs the general :func:`rhs`); True when done. Writes the end
-    nodes' loads (before a payload's) into force, their elements' tangents into tangent
-    and, in the sea, their added masses into wadd: what a system reads (models/system.py)."""
+    nodes' loads (before a payload's) into force, the elements' tangents into tangent
+    and, in the sea, the end elements' added masses into wadd: what a system reads
+    (models/system.py)."""
     v0 = 3 * n
-    for k in range(v0):
-        dydt[k] = y[v0 + k]
     if held0:
         eval_motion(b0, coef0, t, motion[0])
     if held1:
         eval_motion(b1, coef1, t, motion[1])
     rho = scal[RHO]
-    cross_flow = law == CROSS_FLOW
     diameter = scal[DIAMETER]
     cdn = scal[CD_N]
     cdt = scal[CD_T]
@@ -665,87 +741,113 @@ def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, h
     cuz = scal[UZ]
     kn = 0.5 * rho * cdn * diameter  # cross-flow drag per metre and (m/s)^2 [kg/m^2]
     kt = 0.5 * rho * cdt * math.pi * diameter
+    fluid = (law, rho, diameter, cdn, cdt, cux, cuy, cuz, kn, kt)
     wl = par[WATER_LEVEL] if par[HAS_SURFACE] != 0.0 else math.inf
     bed = par[BED] != 0.0
     bz0 = par[BED_Z0]
     ba = par[BED_DZDX]
     bb = par[BED_DZDY]
-    x0, y0, z0, u0, w0, s0 = _lean_node(y, v0, 0, held0, motion, 0, dydt)
+    last = n - 1
+    # pass 1: the elements
+    x0, y0, z0, u0, w0, s0 = _node_at(y, v0, 0, held0, motion, 0)
     if not _calm_node(x0, y0, z0, not held0, sea, wl, bed, bz0, ba, bb):
         return False
-    # the previous element: its load on the current node, ½a_n, ½(a_t − a_n), tangent
-    px = py = pz = 0.0
-    pan = pc = pqx = pqy = pqz = 0.0
-    last = n - 1
-    for e in range(last):
+    for e in range(last - 1):  # node e + 1 is an inner node
         j = 3 * e + 3
-        h1 = held1 and e + 1 == last
-        x1, y1, z1, u1, w1, s1 = _lean_node(y, v0, j, h1, motion, 1, dydt)
-        if not _calm_node(x1, y1, z1, not h1, sea, wl, bed, bz0, ba, bb):
+        x1, y1, z1, u1, w1, s1 = y[j], y[j + 1], y[j + 2], y[v0 + j], y[v0 + j + 1], \
+            y[v0 + j + 2]
+        if not _calm_node(x1, y1, z1, True, sea, wl, bed, bz0, ba, bb):
             return False
-        L, qx, qy, qz, T = _lean_element(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1,
-                                         lean[e, LU], lean[e, INV_LU], EA, C, compression,
-                                         slack_damping)
-        fx = T * qx
-        fy = T * qy
-        fz = T * qz
-        # drag at the element centre, half to each node — seed 004 eqs. (2.12), (2.16)
-        ux = 0.5 * (u0 + u1) - cux
-        uy = 0.5 * (w0 + w1) - cuy
-        uz = 0.5 * (s0 + s1) - cuz
-        if cross_flow:
-            hx, hy, hz = cross_flow_drag(kn * L, kt * L, qx, qy, qz, ux, uy, uz)
-        else:
-            element_drag(law, rho, diameter, L, cdn, cdt, qx, qy, qz, ux, uy, uz, tmp)
-            hx = tmp[0]
-            hy = tmp[1]
-            hz = tmp[2]
-        hx *= 0.5
-        hy *= 0.5
-        hz *= 0.5
-        an = lean[e, AN_HALF]
-        c = lean[e, C_HALF]
-        if sea and (e == 0 or e == last - 1):
-            # the end elements' added mass as nodes.sea_loads leaves it in wadd (ρ_eff = ρ_w
-            # wholly wet): the end nodes' mass matrices a system builds
+        _fluid_element(e, v0, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean, EA, C,
+                       compression, slack_damping, fluid, dydt, tangent)
+        x0, y0, z0, u0, w0, s0 = x1, y1, z1, u1, w1, s1
+    # the last element (its second node may be held): after the loop, which reads y alone
+    x1, y1, z1, u1, w1, s1 = _node_at(y, v0, 3 * last, held1, motion, 1)
+    if not _calm_node(x1, y1, z1, not held1, sea, wl, bed, bz0, ba, bb):
+        return False
+    _fluid_element(last - 1, v0, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean, EA, C,
+                   compression, slack_damping, fluid, dydt, tangent)
+    if sea:
+        for e in (0, last - 1):
+            # the end elements' added mass as nodes.sea_loads leaves it in wadd (ρ_eff =
+            # ρ_w wholly wet): the end nodes' mass matrices a system builds
             per = scal[DISPLACED] * par[RHO_WATER] * lean[e, LU]
             wadd[e, 0] = scal[CA_N] * per
             wadd[e, 1] = scal[CA_T] * per
-        # node e is complete: its weight, the previous element's load, this one's
-        i = v0 + 3 * e
-        if e > 0:
-            dydt[i], dydt[i + 1], dydt[i + 2] = added_mass_solve(
-                lean[e, M_NODE], pan, pc, pqx, pqy, pqz, an, c, qx, qy, qz,
-                lean[e, WG] + px + (hx + fx), lean[e, WG + 1] + py + (hy + fy),
-                lean[e, WG + 2] + pz + (hz + fz))
-        else:
-            _end_rows(0, 0, lean[0, WG] + (hx + fx), lean[0, WG + 1] + (hy + fy),
-                      lean[0, WG + 2] + (hz + fz), qx, qy, qz, force, tangent)
-            if not held0:
-                dydt[i], dydt[i + 1], dydt[i + 2] = _lean_end(
-                    t, 0, 0, scal, ends, lean, True, lean[0, WG] + (hx + fx),
-                    lean[0, WG + 1] + (hy + fy), lean[0, WG + 2] + (hz + fz), u0, w0, s0, 0.0,
-                    0.0, 0.0, 0.0, 0.0, an, c, qx, qy, qz, tmp, sea)
-        px = hx - fx
-        py = hy - fy
-        pz = hz - fz
-        pan, pc, pqx, pqy, pqz = an, c, qx, qy, qz
-        x0, y0, z0, u0, w0, s0 = x1, y1, z1, u1, w1, s1
-    tangent[last - 1, 0] = pqx
-    tangent[last - 1, 1] = pqy
-    tangent[last - 1, 2] = pqz
-    _lean_ends(t, n, v0, held0, held1, motion, scal, ends, lean, True, px, py, pz, u0, w0,
-               s0, pan, pc, pqx, pqy, pqz, tmp, dydt, sea, force)
+    # pass 2: the nodes — weight, the loads of the element before (B) and after (A), and
+    # the added mass of both solved in closed form, seed 004 eqs. (2.14)–(2.16)
+    an = lean[0, AN_HALF]
+    c = lean[0, C_HALF]
+    qx = tangent[0, 0]
+    qy = tangent[0, 1]
+    qz = tangent[0, 2]
+    fx = lean[0, WG] + dydt[v0]
+    fy = lean[0, WG + 1] + dydt[v0 + 1]
+    fz = lean[0, WG + 2] + dydt[v0 + 2]
+    force[0, 0] = fx
+    force[0, 1] = fy
+    force[0, 2] = fz
+    if held0:
+        dydt[v0] = motion[0, 2, 0]
+        dydt[v0 + 1] = motion[0, 2, 1]
+        dydt[v0 + 2] = motion[0, 2, 2]
+    else:
+        dydt[v0], dydt[v0 + 1], dydt[v0 + 2] = _lean_end(
+            t, 0, 0, scal, ends, lean, True, fx, fy, fz, y[v0], y[v0 + 1], y[v0 + 2], 0.0,
+            0.0, 0.0, 0.0, 0.0, an, c, qx, qy, qz, tmp, sea)
+    for e in range(1, last):
+        i = 3 * e
+        k = i - 3
+        pan = an
+        pc = c
+        pqx = qx
+        pqy = qy
+        pqz = qz
+        an = lean[e, AN_HALF]
+        c = lean[e, C_HALF]
+        qx = tangent[e, 0]
+        qy = tangent[e, 1]
+        qz = tangent[e, 2]
+        dydt[v0 + i], dydt[v0 + i + 1], dydt[v0 + i + 2] = added_mass_solve(
+            lean[e, M_NODE], pan, pc, pqx, pqy, pqz, an, c, qx, qy, qz,
+            lean[e, WG] + dydt[k] + dydt[v0 + i], lean[e, WG + 1] + dydt[k + 1]
+            + dydt[v0 + i + 1], lean[e, WG + 2] + dydt[k + 2] + dydt[v0 + i + 2])
+        dydt[k] = y[v0 + k]  # node e - 1's position rate (its B read)
+        dydt[k + 1] = y[v0 + k + 1]
+        dydt[k + 2] = y[v0 + k + 2]
+    i = 3 * last
+    k = i - 3
+    fx = lean[last, WG] + dydt[k]
+    fy = lean[last, WG + 1] + dydt[k + 1]
+    fz = lean[last, WG + 2] + dydt[k + 2]
+    force[last, 0] = fx
+    force[last, 1] = fy
+    force[last, 2] = fz
+    for a in range(3):
+        dydt[k + a] = y[v0 + k + a]
+    if held1:
+        for a in range(3):
+            dydt[i + a] = motion[1, 1, a]
+            dydt[v0 + i + a] = motion[1, 2, a]
+    else:
+        for a in range(3):
+            dydt[i + a] = y[v0 + i + a]
+        dydt[v0 + i], dydt[v0 + i + 1], dydt[v0 + i + 2] = _lean_end(
+            t, last, 1, scal, ends, lean, True, fx, fy, fz, y[v0 + i], y[v0 + i + 1],
+            y[v0 + i + 2], an, c, qx, qy, qz, 0.0, 0.0, 0.0, 0.0, 0.0, tmp, sea)
+    if held0:
+        for a in range(3):
+            dydt[a] = motion[0, 1, a]
     return True
 
 
 # The lean path's right-hand sides (LumpedMass.lean; the model picks one when it is built):
-# the equations and arithmetic of :func:`rhs` (seed 004 eqs. (2.10)–(2.17)) in one pass over
-# the elements — each node's acceleration written as soon as its second element is done,
-# the previous element's load and tangent kept in registers, positions and velocities read
-# straight from y (held ends from their motion at t), the constants handed over as values.
-# They store no per-element arrays but the end elements' tangents and the end nodes' loads
-# (what a system reads; tension, tangent, length: :func:`rhs` fills them for the results).
+# the equations and arithmetic of :func:`rhs` (seed 004 eqs. (2.10)–(2.17)) in an element
+# pass and a node pass, the element loads kept in dydt's own rows until the node pass reads
+# them, positions and velocities read straight from y (held ends from their motion at t),
+# the constants handed over as values. They store no per-element arrays but the elements'
+# tangents and the end nodes' loads (what a system reads; tension, length: :func:`rhs`
+# fills them for the results).
 # Inlined into their caller (a time loop, a system's rhs), so that only the arrays the pass
 # reads are handed over, not the data tuple (measured: ~0.13 us per call at N = 10).
 
@@ -1070,7 +1172,7 @@ class LumpedMass(NodeRows):
             lean=lean_table(node, elem, end_table, scal),
         )
         # the path is chosen here, once: the common case (no winch, no bending; no sea, or
-        # a calm one) steps with the one-pass kernel; everything else with the general one
+        # a calm one) steps with the lean kernels; everything else with the general one
         par = self.data.sea_par
         sea = par[SEA_ACTIVE] != 0.0
         self.calm_sea = sea and calm_sea(par, self.data.sea_current, scal)

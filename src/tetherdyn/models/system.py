@@ -34,7 +34,7 @@ without bodies, runs that one set of kernels), each pass linear in its nodes:
 1. ``_sync``: each free point's position and velocity into the node rows of the line ends
    on it;
 2. per line, the line's own rhs on its slice of y and its line_data, on the path its model
-   chose (lumped_mass flags[LEAN]: the lean one-pass kernels in a calm fluid or sea, else
+   chose (lumped_mass flags[LEAN]: the lean kernels in a calm fluid or sea, else
    lumped_mass.rhs): the tether's loads and the rates of its nodes, the ends on free points
    included (as free ends without payload); either path leaves the end nodes' loads and
    the end elements' tangents and added masses that step 3 reads (the results run every
