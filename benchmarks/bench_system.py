@@ -115,7 +115,7 @@ def _loop_run(model, data, y0, steps: int) -> tuple[float, float]:
 
 def measure(n: int, duration: float, repeat: int) -> dict:
     from tetherdyn.case import CaseWarning
-    from tetherdyn.models.system_bodies import build_system
+    from tetherdyn.models.system_model import build_system
     from tetherdyn.moordyn_input import moordyn_to_system
     from tetherdyn.system_case import load_system
     from validation.peers.moordyn_system import run_moordyn_system

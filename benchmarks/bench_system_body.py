@@ -38,7 +38,7 @@ def measure(steps: int, repeat: int) -> float:
     import numpy as np
 
     from tetherdyn.integrate.explicit import RK4Workspace
-    from tetherdyn.models.system_bodies import build_system
+    from tetherdyn.models.system_model import build_system
     from tetherdyn.system_case import load_system
     from validation.system_bodies import swing
 

@@ -49,7 +49,7 @@ def _best(f, k: int, repeat: int = 5) -> float:
 
 def parts(n: int) -> dict[str, float]:
     from tetherdyn.case import CaseWarning
-    from tetherdyn.models.system_bodies import build_system
+    from tetherdyn.models.system_model import build_system
     from tetherdyn.moordyn_input import moordyn_to_system
     from tetherdyn.system_case import load_system
 

@@ -288,7 +288,8 @@ def test_lines_on_the_lean_path_give_the_general_path_s_rates():
     nodes lumped on it — is the one with every line on the general sea path (what the
     results run) to rounding, at perturbed states."""
     from tetherdyn.models.lumped_mass import LEAN, LEAN_FLUID
-    from tetherdyn.models.system_bodies import build_system, system_rhs
+    from tetherdyn.models.system_bodies import system_rhs
+    from tetherdyn.models.system_model import build_system
     from validation.system_bodies import swing
 
     sea = {"fluid_density": 1025.0, "water_level": 5.0, "current": [0.2, -0.1, 0.0],

@@ -208,7 +208,7 @@ def float_net_buoyancy(deck: Path) -> tuple[float, float]:
 
     import moordyn as md
 
-    from tetherdyn.models.system_bodies import build_system
+    from tetherdyn.models.system_model import build_system
     from tetherdyn.system_case import load_system
     from validation.peers.moordyn import _quiet_fd
 

@@ -149,7 +149,7 @@ def decay(elements: int, duration: float, amplitude: float = AMPLITUDE) -> dict:
     pose = x_eq + amplitude * np.concatenate([phi[:3], np.degrees(phi[3:])])
     # the lines in equilibrium with the body held at the released pose
     held = solve_system(decay_case(elements, 10.0, 0.01, pose=pose, body_type="fixed"))
-    from tetherdyn.models.system_bodies import build_system
+    from tetherdyn.models.system_model import build_system
     from tetherdyn.system_case import load_system
 
     raw = decay_case(elements, duration, DT[0], pose=pose)

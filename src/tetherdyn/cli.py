@@ -414,7 +414,7 @@ def _statics_system(case, args: argparse.Namespace) -> int:
         _write_shape_case(eq, args, load_system)
     if args.results or args.plot:
         from .integrate import IntegrationResult
-        from .models.system_bodies import build_system
+        from .models.system_model import build_system
         from .system_run import system_results
 
         model = build_system(case)

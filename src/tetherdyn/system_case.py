@@ -186,6 +186,17 @@ class SystemCase:
         return [(k, w, e[1]) for k, ends in self.line_bodies.items()
                 for w, e in enumerate(ends) if e is not None and e[0] == body]
 
+    def template_line(self) -> Case:
+        """A short straight lumped-mass line in vacuum: the field types of a system's
+        stacked line data when the system has no lumped-mass line (models/system.py)."""
+        return load_case({"tether": {"length": 1.0, "diameter": 0.01,
+                                     "mass_per_length": 1.0, "EA": 1.0},
+                          "model": {"type": "lumped_mass", "elements": 1},
+                          "start": {"type": "fixed", "position": [0.0, 0.0, 0.0]},
+                          "end": {"type": "fixed", "position": [1.0, 0.0, 0.0]},
+                          "solver": {"dt": 1e-3, "duration": 1e-3,
+                                     "output_interval": 1e-3}})
+
     def to_yaml(self) -> str:
         """The case as YAML text (as given)."""
         return yaml.safe_dump(self.raw, sort_keys=False)

@@ -1,7 +1,7 @@
 """Run a system case and write its results: one netCDF file with a group per line and point
 (shared/spec/results-format.md, "Systems"; open with ``xarray.open_datatree``).
 
-SystemCase -> BodySystem (models/system_bodies.build_system, for every system) -> integrate
+SystemCase -> BodySystem (models/system_model.build_system, for every system) -> integrate
 (the same Stepper as a single line)
 -> :class:`SystemResults`: ``lines/<name>`` laid out as a single-line result (the same
 :func:`tetherdyn.results.results_table`), ``points/<name>`` with ``position``, ``velocity``
@@ -25,7 +25,7 @@ from ._version import __version__
 from .integrate import IntegrationResult, integrate
 from .models.nodes import GX, PAYLOAD, WEIGHT
 from .models.system import LineSystem
-from .models.system_bodies import build_system
+from .models.system_model import build_system
 from .results import ResultsTable, Variable, results_table
 from .rigid_body import mass_matrix, rotation_matrix, rpy_from_quaternion
 from .system_case import SystemCase, load_system

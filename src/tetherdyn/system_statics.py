@@ -50,7 +50,7 @@ import numpy as np
 from .case import Case, CaseError, load_case
 from .models import build_model
 from .models.system import LineSystem
-from .models.system_bodies import build_system
+from .models.system_model import build_system
 from .rigid_body import (
     WORK_SIZE,
     body_loads,

@@ -403,18 +403,11 @@ def _line_instants(j, t, y, dydt, d, replay, M, node_off, tension, start_force, 
         potential[j, k] = pe
 
 
-def _template_data() -> tuple:
-    """A lumped-mass line's data (a short straight line in vacuum): the field types of a
-    system's stack when it has no lumped-mass line (its rows are sea carriers alone)."""
-    from ..case import load_case
-
-    case = load_case({"tether": {"length": 1.0, "diameter": 0.01, "mass_per_length": 1.0,
-                                 "EA": 1.0},
-                      "model": {"type": "lumped_mass", "elements": 1},
-                      "start": {"type": "fixed", "position": [0.0, 0.0, 0.0]},
-                      "end": {"type": "fixed", "position": [1.0, 0.0, 0.0]},
-                      "solver": {"dt": 1e-3, "duration": 1e-3, "output_interval": 1e-3}})
-    return build_model(case).data
+def _template_data(case: SystemCase) -> tuple:
+    """A lumped-mass line's data (the system case's template line, SystemCase.template_line):
+    the field types of a system's stack when it has no lumped-mass line (its rows are sea
+    carriers alone)."""
+    return build_model(case.template_line()).data
 
 
 def _sea_carrier(template: tuple, other: tuple) -> tuple:
@@ -451,7 +444,7 @@ def _stack(datas: list) -> tuple:
 
 class LineSystem(Formulation):
     """Lumped-mass lines joined at fixed, coupled and free points (module docstring): the
-    lines' and points' part of the system model; models.system_bodies.build_system builds
+    lines' and points' part of the system model; models.system_model.build_system builds
     its subclass models.system_bodies.BodySystem, whose compiled kernels serve every system.
 
     ``line_models``: line name -> its LumpedMass; ``free_points``: the free points' names
@@ -499,7 +492,7 @@ class LineSystem(Formulation):
         self.arc_length = np.zeros(0)
         self.n_state = int(off[-1]) + 6 * P
         datas = [self.line_models[k].data for k in names]
-        template = datas[0] if datas else _template_data()
+        template = datas[0] if datas else _template_data(case)
         datas += [_sea_carrier(template, self.line_models[k].data) for k in self.others]
         stack, soff = _stack(datas)
         self._stack_pristine = {f: getattr(stack, f).copy() for f in LINE_RUN_FIELDS}

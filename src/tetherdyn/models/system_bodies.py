@@ -89,7 +89,7 @@ from .system import enforce as system_enforce
 if TYPE_CHECKING:
     from ..system_case import SystemCase
 
-__all__ = ["BodySystem", "build_system", "FIXED", "FREE", "COUPLED"]
+__all__ = ["BodySystem", "FIXED", "FREE", "COUPLED"]
 
 #: body kinds (btype)
 FIXED, FREE, COUPLED = 0, 1, 2
@@ -507,20 +507,3 @@ class BodySystem(LineSystem):
             else:
                 out[name] = np.tile(self.data.bstate0[j], (times.size, 1))
         return out
-
-
-def build_system(case: SystemCase) -> BodySystem:
-    """The system model of a validated system case, frozen (models/base.py): a BodySystem,
-    with or without bodies — one set of compiled kernels for every system of lumped-mass
-    lines (a second set for systems without bodies cost ~2 min of compilation per cold
-    cache, measured, for a few ns per step); with higher_order lines its subclass
-    models.system_higher.MixedSystem, whose kernels call that set's system_rhs."""
-    if any(c.model.type != "lumped_mass" for c in case.lines.values()):
-        # higher_order lines: their own kernels, compiled only for such systems
-        from .system_higher import MixedSystem
-
-        model = MixedSystem(case)
-    else:
-        model = BodySystem(case)
-    model.freeze()
-    return model

@@ -2,7 +2,7 @@
 
 A system with higher_order lines (seed 004 ch. 4, models/higher_order.py) runs the kernels
 of this module; a system of lumped-mass lines alone never compiles them
-(models/system_bodies.build_system). The state vector is the lumped-mass system's, then
+(models/system_model.build_system). The state vector is the lumped-mass system's, then
 each higher_order line's own state ``[r_0 … r_N, ṙ_0 … ṙ_N]``:
 
 ``y = [lumped lines …, free points …, free bodies …, higher_order line 0, line 1, …]``
