@@ -313,6 +313,6 @@ def test_lines_on_the_lean_path_give_the_general_path_s_rates():
             model.enforce(t, y, d)
             a = np.empty_like(y)
             b = np.empty_like(y)
-            system_rhs(t, y, a, d, True)
+            system_rhs(t, y, a, d, 1.0)  # a float, as the kernels pass it: one compile
             model.rhs(t, y, b, d)
             np.testing.assert_allclose(b, a, rtol=0, atol=1e-12 * np.max(np.abs(a)))

@@ -51,6 +51,7 @@ from ..winch import (
     W_MODE,
     W_ON,
     W_SIDE,
+    W_SPLINE,
     active_nodes,
     control_segment,
     remesh_nodes,
@@ -672,8 +673,10 @@ def remesh(t, y, d):
         merged = ((d.length[e0] + d.length[e1]) / (d.elem[e0, L0] + d.elem[e1, L0]) - 1.0)
     else:
         merged = strain
+    # on the spline: w[W_SPLINE] is 1.0 with a winch on (winch_setup), read rather than a
+    # literal True so that remesh_nodes compiles once for both node-row formulations
     changed = remesh_nodes(t, y, ns, w, d.elem, d.node, d.held, d.flags[HELD0],
-                           d.flags[HELD1], d.tmp, d.r2, True)
+                           d.flags[HELD1], d.tmp, d.r2, w[W_SPLINE] != 0.0)
     if changed:
         grew = active_nodes(y, ns, w) > n0
         _keep_strain(t, y, d, n0, strain if grew else merged)
