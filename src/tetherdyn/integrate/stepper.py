@@ -410,4 +410,9 @@ def make_stepper(method: str, model: Formulation, data: RunData | None, y0: np.n
     """The stepper of ``method`` (``solver.method``: one of :data:`METHODS`)."""
     if method not in _STEPPERS:
         raise ValueError(f"solver.method: unknown method {method!r} (known: {METHODS})")
+    if method == "generalized_alpha" and hasattr(model, "second_order_layout"):
+        # a system: its own layout and bordered-band solve (implicit_system.py)
+        from .implicit_system import SystemGeneralizedAlphaStepper
+
+        return SystemGeneralizedAlphaStepper(model, data, y0, t0, options)
     return _STEPPERS[method](model, data, y0, t0, options)

@@ -89,7 +89,15 @@ from .system import enforce as system_enforce
 if TYPE_CHECKING:
     from ..system_case import SystemCase
 
-__all__ = ["BodySystem", "FIXED", "FREE", "COUPLED"]
+__all__ = ["BodySystem", "FIXED", "FREE", "COUPLED", "SecondOrderLayout"]
+
+#: a system's coordinates for generalized-α (BodySystem.second_order_layout): per
+#: coordinate its position and velocity index in y, held (1: not an unknown), master (the
+#: coordinate it copies, -1: none); the lines' coordinate blocks (K + 1 bounds; the
+#: points' coordinates follow the last) and half-bandwidths; rows (line, first coordinate
+#: of its end node, point) of the line ends on free points
+SecondOrderLayout = namedtuple("SecondOrderLayout",
+                               ["qi", "vi", "held", "master", "blocks", "band", "ends"])
 
 #: body kinds (btype)
 FIXED, FREE, COUPLED = 0, 1, 2
@@ -460,6 +468,59 @@ class BodySystem(LineSystem):
             bacc=np.zeros((max(B, 1), 6)), bf6=np.zeros((max(B, 1), 6)),
             bm6=np.zeros((max(B, 1), 36)), bwork=np.zeros(WORK_SIZE), bm=np.zeros((3, 3)),
             bvec=np.zeros(6))
+
+    def second_order_layout(self) -> SecondOrderLayout:
+        """The system's coordinates for generalized-α (integrate/implicit_system.py).
+
+        Coordinates: each lumped-mass line's node positions (3 per node, in line order),
+        then each free point's position (3 per point). A line end on a free point copies
+        its point (``master``: the point's coordinate); held ends (fixed or coupled points,
+        fixed bodies) and ends on coupled bodies take their motion from ``enforce``: neither
+        is an unknown (``held``). ``ends``: per line end on a free point (line, its end
+        node's first coordinate, the point). Raises ValueError naming what generalized-α
+        does not take in a system yet (free bodies, higher_order lines)."""
+        if self.others:
+            raise ValueError(f"solver.method: generalized_alpha in a system takes lumped_mass "
+                             f"lines only in this version (line {self.others[0]!r} is "
+                             f"{self.line_models[self.others[0]].name}); use rk4 or rk45")
+        if self.free_bodies:
+            raise ValueError(f"solver.method: generalized_alpha in a system takes fixed and "
+                             f"coupled bodies only in this version (body "
+                             f"{self.free_bodies[0]!r} is free: its rotation update is not "
+                             f"built); use rk4 or rk45")
+        d = self.data
+        L = len(self.lumped)
+        n = [int(d.stack.n_nodes[k]) for k in range(L)]
+        blocks = np.concatenate([[0], np.cumsum([3 * x for x in n])]).astype(np.int64)
+        nl = int(blocks[-1])
+        nq = nl + 3 * d.n_points
+        qi = np.zeros(nq, dtype=np.int64)
+        vi = np.zeros(nq, dtype=np.int64)
+        held = np.zeros(nq, dtype=np.int64)
+        master = np.full(nq, -1, dtype=np.int64)
+        on_body = {(int(r[0]), int(r[1])) for r in d.att}
+        ends = []
+        for k in range(L):
+            a, lo = int(d.off[k]), int(blocks[k])
+            qi[lo:lo + 3 * n[k]] = a + np.arange(3 * n[k])
+            vi[lo:lo + 3 * n[k]] = a + 3 * n[k] + np.arange(3 * n[k])
+            held[lo:lo + 3 * n[k]] = self.line_models[self.lumped[k]].held[:3 * n[k]]
+            for w in range(2):
+                e = lo + (0 if w == 0 else 3 * (n[k] - 1))
+                p = int(d.attach[k, w])
+                if p >= 0:
+                    held[e:e + 3] = 1
+                    master[e:e + 3] = nl + 3 * p + np.arange(3)
+                    ends.append((k, e, p))
+                elif (k, w) in on_body:
+                    held[e:e + 3] = 1
+        po = int(d.off[L])
+        for p in range(d.n_points):
+            qi[nl + 3 * p:nl + 3 * p + 3] = po + 6 * p + np.arange(3)
+            vi[nl + 3 * p:nl + 3 * p + 3] = po + 6 * p + 3 + np.arange(3)
+        band = np.array([self.line_models[k].band for k in self.lumped], dtype=np.int64)
+        return SecondOrderLayout(qi, vi, held, master, blocks, band,
+                                 np.array(ends, dtype=np.int64).reshape(-1, 3))
 
     def body_slice(self, body: str) -> slice:
         """A free body's slice of the state vector (13 entries, rigid_body.py's layout)."""

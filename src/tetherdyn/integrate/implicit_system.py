@@ -1,0 +1,694 @@
+"""Compiled generalized-α (Chung & Hulbert 1993) for a system of lines joined at points
+(issue 19; docs/systems.md, "Generalized-α").
+
+The step is implicit.py's (seed 004 §5.4.2, eqs. (5.3)–(5.7); its parameters, Newton
+constants, step control and banded LU), on the system's own state layout and with a
+linear solve that follows the system's coupling instead of one band:
+
+- **Residual in acceleration form.** A system's rhs returns q̈ = M(q)⁻¹ F(t, q, q̇) per
+  coordinate (per node a 3x3 solve, per free point the 3x3 solve over the point and its
+  line ends: models/system.py), so the generalized-α balance M(q_α) ((1 − α_m) a_{n+1} +
+  α_m a_n) = F(t_α, q_α, v_α) (eq. 5.5, M at q_α as implicit.py) is, multiplied by M⁻¹,
+
+      g(a) = (1 − α_m) a_{n+1} + α_m a_n − q̈(t_α, q_α, v_α) = 0
+
+  on the unknown coordinates: every line node not held and every free point. A line end
+  on a free point copies its point (``enforce`` / the rhs's sync), so its acceleration is
+  the point's; held ends take their motion from ``enforce``.
+- **Jacobian: bordered band.** ∂g/∂a = (1 − α_m) I − (1 − α_f)(β h² ∂q̈/∂q + γ h ∂q̈/∂q̇)
+  is block banded per line (a node couples to its neighbours within the line's band,
+  models/base.py) and couples a line to a free point only near the line's end on it:
+
+      [A  B] [a_L]   line coordinates (A: one band per line, block diagonal)
+      [C  D] [a_P]   free points' coordinates (3 per point)
+
+  Entries by coloured finite differences (Curtis–Powell–Reid: columns that share no row
+  are perturbed together, one rhs evaluation per colour; the colouring is computed once
+  from the sparsity pattern). A is factorised line by line (implicit.band_lu), then the
+  Schur complement S = D − C A⁻¹ B (3P x 3P, dense, small: A⁻¹ B is one band solve per
+  line end on a point and coordinate) is factorised by the same LU with a full band.
+  Solve: a_L' = A⁻¹ r_L, S a_P = r_P − C a_L', a_L = a_L' − A⁻¹ B a_P. Cost per
+  Jacobian and per solve linear in the nodes (plus the points' dense S); no allocation.
+
+Fixed and coupled bodies enter through their line ends (fixed ends, or ends that follow
+the body: neither is an unknown). Free bodies and higher_order lines are refused
+(models/system_bodies.BodySystem.second_order_layout).
+
+``state`` and ``params`` are implicit.py's (its S_* and P_* indices); the residual and
+its norms are in accelerations [m/s^2].
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+
+import numpy as np
+
+from .._jit import bind_kernels, loop
+from .explicit import (
+    BLOWUP,
+    MAX_STEPS,
+    S_ELEMENT,
+    S_EVALS,
+    S_H,
+    S_STATUS,
+    S_STEPS,
+    S_TFAIL,
+    STEP_UNDERFLOW,
+)
+from .implicit import (
+    FD_REL,
+    JAC_H_RATIO,
+    NEWTON_FAILED,
+    NEWTON_MAX_ITER,
+    NEWTON_TOL,
+    P_ADAPT,
+    P_AF,
+    P_AM,
+    P_ATOL,
+    P_BETA,
+    P_DT,
+    P_GAMMA,
+    P_HMIN,
+    P_MAXSTEPS,
+    P_RTOL,
+    S_HFAIL,
+    S_HJAC,
+    S_INCR,
+    S_ITERS,
+    S_JACS,
+    S_REJECTS,
+    S_RESID,
+    S_START,
+    SLOW_RATE,
+    STATE_SIZE,
+    band_lu,
+    band_solve,
+    make_params,
+)
+from .stepper import GeneralizedAlphaStepper, Status, alpha_parameters
+
+__all__ = ["SystemWorkspace", "SystemGeneralizedAlphaStepper", "system_ga_chunk",
+           "jacobian_pattern"]
+
+#: where a Jacobian entry goes (``edst``): the lines' band, C, B, D
+TO_A, TO_C, TO_B, TO_D = 0, 1, 2, 3
+
+#: the constant arrays of a system's Jacobian (:func:`jacobian_pattern`) and its work
+#: arrays (:class:`SystemWorkspace`)
+SystemJacobian = namedtuple("SystemJacobian", [
+    # layout (models/system_bodies.SecondOrderLayout): y indices, held, master
+    "qi", "vi", "held", "master",
+    # line blocks (K + 1 bounds in coordinates), sizes: [band, n lines' coordinates,
+    # n points' coordinates, window width]
+    "blocks", "sizes",
+    # colours: columns of colour c are colcols[colptr[c]:colptr[c + 1]]
+    "colptr", "colcols",
+    # entries of column j: erow, edst, eidx[cptr[j]:cptr[j + 1]] (row, TO_*, flat index)
+    "cptr", "erow", "edst", "eidx",
+    # line ends on free points: (line, first coordinate of its end node, point), their
+    # row window's first coordinate and width, their A⁻¹B columns' offset in Z; pairs
+    # (e', e) of ends on the same line
+    "ends", "wlo", "wn", "zo", "pairs",
+    # work: A's band LU and pivots, B (E, width, 3) and C (E, 3, width) flat, D (m, m)
+    # flat, S's LU (full band) and pivots, A⁻¹B
+    "W", "piv", "Bw", "Cw", "D", "Sw", "spiv", "Z",
+])
+
+
+def jacobian_pattern(layout) -> tuple:
+    """The constant part of :data:`SystemJacobian` from a system's SecondOrderLayout:
+    which rows each unknown column's perturbation changes, where each entry is stored,
+    and a greedy colouring of the columns (columns sharing a row get different colours).
+    Python, once per model; linear in the nodes."""
+    qi, vi, held, master, blocks, bands, ends = layout
+    nq = qi.size
+    K = blocks.size - 1
+    nl = int(blocks[-1])
+    m = nq - nl
+    b = int(bands.max()) if K else 0
+    width = 3 + 2 * b
+    line_of = np.full(nq, -1, dtype=np.int64)
+    for k in range(K):
+        line_of[blocks[k]:blocks[k + 1]] = k
+    E = ends.shape[0]
+    wlo = np.zeros(E, dtype=np.int64)
+    wn = np.zeros(E, dtype=np.int64)
+    for e, (k, ec, _) in enumerate(ends):
+        lo, hi = max(blocks[k], ec - bands[k]), min(blocks[k + 1], ec + 3 + bands[k])
+        wlo[e], wn[e] = lo, hi - lo
+    # per line coordinate: the ends (and their points) whose window holds it
+    in_window: dict[int, list[int]] = {}
+    for e in range(E):
+        for j in range(wlo[e], wlo[e] + wn[e]):
+            in_window.setdefault(j, []).append(e)
+    for j, es in in_window.items():
+        pts = [int(ends[e, 2]) for e in es]
+        if len(set(pts)) != len(pts):  # (system_case: a line joins two points)
+            raise ValueError(f"generalized_alpha: line coordinate {j} lies near two ends on "
+                             f"point {pts[0]}")
+    unknown = held == 0
+    entries: list[list[tuple[int, int, int]]] = [[] for _ in range(nq)]
+    wc = 3 * b + 1
+    for j in range(nq):
+        if not unknown[j]:
+            continue
+        rows = entries[j]
+        if j < nl:
+            k = line_of[j]
+            for i in range(max(blocks[k], j - bands[k]), min(blocks[k + 1], j + bands[k] + 1)):
+                if unknown[i]:
+                    rows.append((i, TO_A, i * wc + j - i + b))
+            for e in in_window.get(j, []):
+                p = int(ends[e, 2])
+                for c in range(3):
+                    rows.append((nl + 3 * p + c, TO_C, (3 * e + c) * width + j - wlo[e]))
+        else:
+            p, c = divmod(j - nl, 3)
+            touched = {p}
+            for e in range(E):
+                if ends[e, 2] != p:
+                    continue
+                for i in range(wlo[e], wlo[e] + wn[e]):
+                    if unknown[i]:
+                        rows.append((i, TO_B, (e * width + i - wlo[e]) * 3 + c))
+                # another point whose end is within this end's window (a short line)
+                for e2 in range(E):
+                    if e2 != e and ends[e2, 0] == ends[e, 0] and \
+                            wlo[e] <= ends[e2, 1] < wlo[e] + wn[e]:
+                        touched.add(int(ends[e2, 2]))
+            for q in sorted(touched):
+                for c2 in range(3):
+                    rows.append((nl + 3 * q + c2, TO_D, (3 * q + c2) * m + j - nl))
+    # colouring: greedy, columns in order; a column's colour differs from those of every
+    # column sharing one of its rows
+    by_row: dict[int, list[int]] = {}
+    for j in range(nq):
+        for i, _, _ in entries[j]:
+            by_row.setdefault(i, []).append(j)
+    colour = np.full(nq, -1, dtype=np.int64)
+    for j in range(nq):
+        if not entries[j]:
+            continue
+        taken = {colour[j2] for i, _, _ in entries[j] for j2 in by_row[i] if colour[j2] >= 0}
+        c = 0
+        while c in taken:
+            c += 1
+        colour[j] = c
+    ncol = int(colour.max()) + 1 if nq else 0
+    colcols = np.concatenate([np.flatnonzero(colour == c) for c in range(ncol)] or
+                             [np.zeros(0, dtype=np.int64)]).astype(np.int64)
+    colptr = np.concatenate([[0], np.cumsum([np.count_nonzero(colour == c)
+                                             for c in range(ncol)])]).astype(np.int64)
+    cptr = np.concatenate([[0], np.cumsum([len(r) for r in entries])]).astype(np.int64)
+    flat = [x for r in entries for x in r]
+    erow, edst, eidx = (np.array([x[f] for x in flat], dtype=np.int64) for f in range(3))
+    zo = np.zeros(E, dtype=np.int64)
+    size = 0
+    for e in range(E):
+        k = ends[e, 0]
+        zo[e] = size
+        size += 3 * int(blocks[k + 1] - blocks[k])
+    pairs = np.array([(e2, e) for e2 in range(E) for e in range(E)
+                      if ends[e2, 0] == ends[e, 0]], dtype=np.int64).reshape(-1, 2)
+    sizes = np.array([b, nl, m, width], dtype=np.int64)
+    return (qi, vi, held, master, blocks, sizes, colptr, colcols, cptr, erow, edst, eidx,
+            np.ascontiguousarray(ends), wlo, wn, zo, pairs, size)
+
+
+# -- the step ---------------------------------------------------------------------------
+# templates, as implicit.py's: the system's kernels by the global names below, bound per
+# kernel set (_jit.bind_kernels: one compiled copy, cached on disk)
+rhs = enforce = remesh = check = None
+KERNEL_ROLES = ("rhs", "enforce", "remesh", "check")
+
+
+def _trial(data, t1, h, params, J, y, a, an, y1, ya):
+    """y1 = state at t_{n+1} from the accelerations an (eqs. 5.3–5.4; held coordinates and
+    the line ends on points then set by enforce), ya = α_f-weighted state (eq. 5.6)."""
+    beta = params[P_BETA]
+    gamma = params[P_GAMMA]
+    af = params[P_AF]
+    qi, vi = J.qi, J.vi
+    for i in range(an.size):
+        q = qi[i]
+        v = vi[i]
+        y1[q] = y[q] + h * y[v] + h * h * ((0.5 - beta) * a[i] + beta * an[i])
+        y1[v] = y[v] + h * ((1.0 - gamma) * a[i] + gamma * an[i])
+    enforce(t1, y1, data)
+    for i in range(y.size):
+        ya[i] = (1.0 - af) * y1[i] + af * y[i]
+
+
+@loop
+def _residual(J, am, a, an, dy, r):
+    """r = (1 − α_m) an + α_m a − q̈ on the unknowns (0 elsewhere); returns max |r|
+    [m/s^2]."""
+    big = 0.0
+    for i in range(an.size):
+        if J.held[i]:
+            r[i] = 0.0
+            continue
+        r[i] = (1.0 - am) * an[i] + am * a[i] - dy[J.vi[i]]
+        v = abs(r[i])
+        if not v <= big:  # NaN propagates
+            big = v
+    return big
+
+
+@loop
+def _slaves(J, an):
+    """Line ends on free points: their point's acceleration."""
+    for i in range(an.size):
+        mi = J.master[i]
+        if mi >= 0:
+            an[i] = an[mi]
+
+
+@loop
+def _factorise(J):
+    """A's LU line by line, A⁻¹B per line end on a point, S = D − C A⁻¹ B and its LU.
+    Returns -1 or the coordinate of a zero pivot."""
+    b, nl, m, width = J.sizes[0], J.sizes[1], J.sizes[2], J.sizes[3]
+    W, piv, blocks = J.W, J.piv, J.blocks
+    for i in range(nl):
+        if J.held[i]:
+            W[i, b] = 1.0
+    for k in range(blocks.size - 1):
+        lo, hi = blocks[k], blocks[k + 1]
+        bad = band_lu(W[lo:hi], b, piv[lo:hi])
+        if bad >= 0:
+            return lo + bad
+    if m == 0:
+        return -1
+    Sw = J.Sw
+    sb = m - 1
+    for i in range(m):
+        for k in range(3 * sb + 1):
+            Sw[i, k] = 0.0
+        for j in range(m):
+            Sw[i, j - i + sb] = J.D[i * m + j]
+    ends, wlo, wn, zo, Z = J.ends, J.wlo, J.wn, J.zo, J.Z
+    for e in range(ends.shape[0]):
+        k = ends[e, 0]
+        lo, hi = blocks[k], blocks[k + 1]
+        nk = hi - lo
+        for c in range(3):
+            z = Z[zo[e] + c * nk:zo[e] + (c + 1) * nk]
+            for i in range(nk):
+                z[i] = 0.0
+            for r in range(wn[e]):
+                z[wlo[e] - lo + r] = J.Bw[(e * width + r) * 3 + c]
+            band_solve(W[lo:hi], b, piv[lo:hi], z)
+    for x in range(J.pairs.shape[0]):
+        e2, e = J.pairs[x, 0], J.pairs[x, 1]
+        k = ends[e, 0]
+        lo = blocks[k]
+        nk = blocks[k + 1] - lo
+        p2, p = ends[e2, 2], ends[e, 2]
+        for c2 in range(3):
+            for c in range(3):
+                s = 0.0
+                base = zo[e] + c * nk + wlo[e2] - lo
+                for r in range(wn[e2]):
+                    s += J.Cw[(3 * e2 + c2) * width + r] * Z[base + r]
+                i = 3 * p2 + c2
+                Sw[i, 3 * p + c - i + sb] -= s
+    bad = band_lu(Sw, sb, J.spiv)
+    return -1 if bad < 0 else nl + bad
+
+
+@loop
+def _solve(J, x):
+    """x ← J⁻¹ x with the factors of :func:`_factorise` (module docstring)."""
+    b, nl, m, width = J.sizes[0], J.sizes[1], J.sizes[2], J.sizes[3]
+    blocks = J.blocks
+    for k in range(blocks.size - 1):
+        lo, hi = blocks[k], blocks[k + 1]
+        band_solve(J.W[lo:hi], b, J.piv[lo:hi], x[lo:hi])
+    if m == 0:
+        return
+    ends, wlo, wn, zo, Z = J.ends, J.wlo, J.wn, J.zo, J.Z
+    for e in range(ends.shape[0]):
+        p = ends[e, 2]
+        for c in range(3):
+            s = 0.0
+            for r in range(wn[e]):
+                s += J.Cw[(3 * e + c) * width + r] * x[wlo[e] + r]
+            x[nl + 3 * p + c] -= s
+    band_solve(J.Sw, m - 1, J.spiv, x[nl:nl + m])
+    for e in range(ends.shape[0]):
+        k = ends[e, 0]
+        lo = blocks[k]
+        nk = blocks[k + 1] - lo
+        p = ends[e, 2]
+        for c in range(3):
+            xp = x[nl + 3 * p + c]
+            base = zo[e] + c * nk
+            for i in range(nk):
+                x[lo + i] -= Z[base + i] * xp
+
+
+def _jacobian(data, t, h, params, J, y, a, an, dy0, y1, ya, ap, dyp):
+    """The coloured finite-difference Jacobian of the residual in a (module docstring),
+    factorised. Returns -1 or the coordinate of a zero pivot."""
+    am = params[P_AM]
+    af = params[P_AF]
+    dq_da = (1.0 - af) * params[P_BETA] * h * h  # ∂q_α/∂a, eq. (5.3) with (5.6)
+    ta = t + (1.0 - af) * h
+    W = J.W
+    wc = W.shape[1]
+    for i in range(W.shape[0]):
+        for k in range(wc):
+            W[i, k] = 0.0
+    for arr in (J.Bw, J.Cw, J.D):
+        for i in range(arr.size):
+            arr[i] = 0.0
+    qi, vi = J.qi, J.vi
+    for c in range(J.colptr.size - 1):
+        for i in range(an.size):
+            ap[i] = an[i]
+        for x in range(J.colptr[c], J.colptr[c + 1]):
+            j = J.colcols[x]
+            ap[j] += FD_REL * (abs(y[qi[j]]) + 1.0) / dq_da
+        _slaves(J, ap)
+        _trial(data, t + h, h, params, J, y, a, ap, y1, ya)
+        rhs(ta, ya, dyp, data)
+        for x in range(J.colptr[c], J.colptr[c + 1]):
+            j = J.colcols[x]
+            inv = 1.0 / (ap[j] - an[j])
+            for en in range(J.cptr[j], J.cptr[j + 1]):
+                i = J.erow[en]
+                v = -(dyp[vi[i]] - dy0[vi[i]]) * inv
+                if i == j:
+                    v += 1.0 - am
+                f = J.eidx[en]
+                dst = J.edst[en]
+                if dst == TO_A:
+                    W[f // wc, f % wc] = v
+                elif dst == TO_C:
+                    J.Cw[f] = v
+                elif dst == TO_B:
+                    J.Bw[f] = v
+                else:
+                    J.D[f] = v
+    return _factorise(J)
+
+
+@loop
+def _increment_norm(h, params, J, y1, da):
+    """RMS over the unknowns of β h² Δa and γ h Δa scaled by atol + rtol |y| (as
+    implicit.py's)."""
+    bh2 = params[P_BETA] * h * h
+    gh = params[P_GAMMA] * h
+    rtol = params[P_RTOL]
+    atol = params[P_ATOL]
+    s = 0.0
+    cnt = 0
+    for i in range(da.size):
+        if J.held[i]:
+            continue
+        eq = bh2 * da[i] / (atol + rtol * abs(y1[J.qi[i]]))
+        ev = gh * da[i] / (atol + rtol * abs(y1[J.vi[i]]))
+        s += eq * eq + ev * ev
+        cnt += 2
+    if cnt == 0:
+        return 0.0
+    return math.sqrt(s / cnt)
+
+
+def _newton(data, t, h, params, J, y, a, an, y1, ya, dy, dyp, ap, r, state):
+    """Solve one step for an (predictor: an = a), as implicit.py's Newton (modified: the
+    factorised Jacobian is reused while it converges). Returns True on convergence, with
+    y1 the state at t + h."""
+    am = params[P_AM]
+    ta = t + (1.0 - params[P_AF]) * h
+    for i in range(an.size):
+        an[i] = a[i]
+    hj = state[S_HJAC]
+    need_jac = hj <= 0.0 or h > JAC_H_RATIO * hj or h * JAC_H_RATIO < hj
+    fresh = False
+    e_prev = 0.0
+    ncol = J.colptr.size - 1
+    for _ in range(NEWTON_MAX_ITER):
+        _trial(data, t + h, h, params, J, y, a, an, y1, ya)
+        rhs(ta, ya, dy, data)
+        state[S_EVALS] += 1.0
+        resid = _residual(J, am, a, an, dy, r)
+        state[S_RESID] = resid
+        if not math.isfinite(resid):
+            state[S_INCR] = math.inf
+            return False
+        if need_jac:
+            state[S_EVALS] += ncol
+            state[S_JACS] += 1.0
+            bad = _jacobian(data, t, h, params, J, y, a, an, dy, y1, ya, ap, dyp)
+            need_jac = False
+            fresh = True
+            if bad >= 0:
+                state[S_HJAC] = 0.0
+                state[S_INCR] = math.inf
+                return False
+            state[S_HJAC] = h
+            e_prev = 0.0
+        for i in range(r.size):
+            r[i] = -r[i]
+        _solve(J, r)
+        for i in range(an.size):
+            if not J.held[i]:
+                an[i] += r[i]
+        _slaves(J, an)
+        state[S_ITERS] += 1.0
+        e = _increment_norm(h, params, J, y1, r)
+        state[S_INCR] = e
+        if not math.isfinite(e):
+            return False
+        if e_prev > 0.0:
+            theta = e / e_prev
+            if theta >= 1.0 or (theta > SLOW_RATE and not fresh):
+                if fresh:
+                    return False  # diverging with a fresh Jacobian
+                need_jac = True
+                e_prev = 0.0
+                continue
+            done = theta / (1.0 - theta) * e <= NEWTON_TOL
+        else:
+            done = e <= NEWTON_TOL
+        if done or e <= 1e-3 * NEWTON_TOL:
+            _trial(data, t + h, h, params, J, y, a, an, y1, ya)
+            return True
+        e_prev = e
+    return False
+
+
+@loop
+def _error_estimate(h, params, J, y, y1, a, an):
+    """Local error of the position update (Zienkiewicz & Xie 1991), as implicit.py's."""
+    c = abs(params[P_BETA] - 1.0 / 6.0) * h * h
+    rtol = params[P_RTOL]
+    atol = params[P_ATOL]
+    s = 0.0
+    cnt = 0
+    for i in range(a.size):
+        if J.held[i]:
+            continue
+        q = J.qi[i]
+        sc = atol + rtol * max(abs(y[q]), abs(y1[q]))
+        e = c * (an[i] - a[i]) / sc
+        s += e * e
+        cnt += 1
+    if cnt == 0:
+        return 0.0
+    return math.sqrt(s / cnt)
+
+
+@loop
+def _accelerations(J, dy, a):
+    """a = the rhs's q̈ per coordinate."""
+    for i in range(a.size):
+        a[i] = dy[J.vi[i]]
+
+
+def system_ga_chunk(data, J, t, t_outputs, y, Y, a, an, y1, ya, dy, dyp, ap, r, params,
+                    state):
+    """Generalized-α steps to each time in t_outputs, storing y there in Y (implicit.py's
+    ga_chunk on the system's layout and solve). ``a`` (n_q) is the algorithmic
+    acceleration, carried between chunks; the first call after
+    :meth:`SystemWorkspace.start` takes it from the rhs. Returns the outputs written."""
+    ny = y.size
+    if state[S_START] != 0.0:
+        rhs(t, y, dy, data)
+        _accelerations(J, dy, a)
+        state[S_START] = 0.0
+    adaptive = params[P_ADAPT] != 0.0
+    dt = params[P_DT]
+    hmin = params[P_HMIN]
+    max_steps = params[P_MAXSTEPS]
+    h = state[S_H]
+    for j in range(t_outputs.size):
+        t_target = t_outputs[j]
+        while t < t_target:
+            if state[S_STEPS] >= max_steps:
+                state[S_STATUS] = MAX_STEPS
+                state[S_TFAIL] = t
+                state[S_H] = h
+                return j
+            hs = h
+            last = t + 1.01 * hs >= t_target
+            if last:
+                hs = t_target - t
+            ok = _newton(data, t, hs, params, J, y, a, an, y1, ya, dy, dyp, ap, r, state)
+            err = 0.0
+            if ok and adaptive:
+                err = _error_estimate(hs, params, J, y, y1, a, an)
+                if not math.isfinite(err):
+                    err = 1e10
+            if not ok or err > 1.0:
+                state[S_REJECTS] += 1.0
+                if not ok:
+                    h = 0.5 * hs
+                    state[S_HJAC] = 0.0
+                else:
+                    h = hs * max(0.2, 0.9 * err ** (-1.0 / 3.0))
+                if h < hmin:
+                    state[S_STATUS] = NEWTON_FAILED if not ok else STEP_UNDERFLOW
+                    state[S_TFAIL] = t
+                    state[S_HFAIL] = hs
+                    state[S_ELEMENT] = check(t, y, data)
+                    state[S_H] = h
+                    return j
+                continue
+            t = t_target if last else t + hs
+            for i in range(ny):
+                y[i] = y1[i]
+            for i in range(a.size):
+                a[i] = an[i]
+            state[S_STEPS] += 1.0
+            if remesh(t, y, data) != 0:
+                rhs(t, y, dy, data)
+                _accelerations(J, dy, a)
+                state[S_HJAC] = 0.0
+            finite = True
+            for i in range(ny):
+                finite &= (y[i] - y[i]) == 0.0
+            if not finite:
+                state[S_STATUS] = BLOWUP
+                state[S_TFAIL] = t
+                state[S_ELEMENT] = check(t, y, data)
+                state[S_H] = h
+                return j
+            if adaptive:
+                fac = 2.0 if err == 0.0 else min(2.0, max(0.2, 0.9 * err ** (-1.0 / 3.0)))
+                if fac < 1.0 or fac > 1.2:
+                    if not last or fac < 1.0:
+                        h = hs * fac
+            else:
+                h = min(dt, 2.0 * hs)
+        bad = check(t, y, data)
+        if bad >= 0:
+            state[S_STATUS] = BLOWUP
+            state[S_TFAIL] = t
+            state[S_ELEMENT] = bad
+            state[S_H] = h
+            return j
+        for i in range(ny):
+            Y[j, i] = y[i]
+    state[S_H] = h
+    return t_outputs.size
+
+
+def compiled_system_ga_chunk(model):
+    """:func:`system_ga_chunk` compiled with the system model's kernels (cached on disk,
+    _jit.bind_kernels)."""
+    return bind_kernels(system_ga_chunk, {r: getattr(model, r) for r in KERNEL_ROLES},
+                        helpers=(_trial, _jacobian, _newton), inline_helpers=True)
+
+
+class SystemWorkspace:
+    """The arrays of one system generalized-α run (allocated once, reused by every
+    chunk): the Jacobian's pattern and work arrays (:data:`SystemJacobian`) and the
+    step's vectors."""
+
+    def __init__(self, model, y: np.ndarray, params: np.ndarray) -> None:
+        layout = model.second_order_layout()
+        (qi, vi, held, master, blocks, sizes, colptr, colcols, cptr, erow, edst, eidx, ends,
+         wlo, wn, zo, pairs, zsize) = jacobian_pattern(layout)
+        nq = qi.size
+        if y.size != 2 * nq:
+            raise ValueError(f"model {model.name}: state size {y.size} is not 2 n_q = {2 * nq}")
+        b, nl, m, width = (int(x) for x in sizes)
+        E = ends.shape[0]
+        self.J = SystemJacobian(
+            qi=qi, vi=vi, held=held, master=master, blocks=blocks, sizes=sizes, colptr=colptr,
+            colcols=colcols, cptr=cptr, erow=erow, edst=edst, eidx=eidx, ends=ends, wlo=wlo,
+            wn=wn, zo=zo, pairs=pairs, W=np.zeros((nl, 3 * b + 1)),
+            piv=np.zeros(nl, dtype=np.int64), Bw=np.zeros(max(E * width * 3, 1)),
+            Cw=np.zeros(max(E * width * 3, 1)), D=np.zeros(max(m * m, 1)),
+            Sw=np.zeros((m, 3 * max(m - 1, 0) + 1)), spiv=np.zeros(m, dtype=np.int64),
+            Z=np.zeros(max(zsize, 1)))
+        self.colours = int(colptr.size - 1)
+        ny = y.size
+        self.a = np.zeros(nq)
+        self.an = np.zeros(nq)
+        self.y1 = np.zeros(ny)
+        self.ya = np.zeros(ny)
+        self.dy = np.zeros(ny)
+        self.dyp = np.zeros(ny)
+        self.ap = np.zeros(nq)
+        self.r = np.zeros(nq)
+        self.params = params
+        self.state = np.zeros(STATE_SIZE)
+        self.state[S_H] = params[P_DT]
+
+    def start(self) -> None:
+        """Take a(t) from the system's rhs at the next :meth:`run`'s start."""
+        self.state[S_START] = 1.0
+
+    def stats(self) -> dict:
+        """Counters of the run so far."""
+        st = self.state
+        return dict(jacobians=int(st[S_JACS]), rejected_steps=int(st[S_REJECTS]),
+                    newton_iterations=int(st[S_ITERS]), steps=int(st[S_STEPS]),
+                    force_evaluations=int(st[S_EVALS]), last_step=float(st[S_H]),
+                    colours=self.colours)
+
+    def carried(self) -> dict[str, np.ndarray]:
+        """The arrays a restored run needs (the factorised Jacobian is reused)."""
+        J = self.J
+        return {"state": self.state, "a": self.a, "W": J.W, "piv": J.piv, "Bw": J.Bw,
+                "Cw": J.Cw, "D": J.D, "Sw": J.Sw, "spiv": J.spiv, "Z": J.Z}
+
+    def run(self, model, data: tuple, t: float, t_outputs: np.ndarray, y: np.ndarray,
+            Y: np.ndarray) -> int:
+        """:func:`system_ga_chunk` with the model's kernels and the run's ``data``."""
+        return compiled_system_ga_chunk(model)(data, self.J, t, t_outputs, y, Y, self.a,
+                                               self.an, self.y1, self.ya, self.dy, self.dyp,
+                                               self.ap, self.r, self.params, self.state)
+
+
+class SystemGeneralizedAlphaStepper(GeneralizedAlphaStepper):
+    """Generalized-α for a system (:class:`SystemWorkspace`; stepper.py's contract), the
+    options read as a single line's (``solver.rho_inf`` or the four parameters,
+    ``solver.adaptive``, rtol / atol, dt)."""
+
+    def __init__(self, model, data, y0: np.ndarray, t0: float, options) -> None:
+        super(GeneralizedAlphaStepper, self).__init__(model, data, y0, t0, options)
+        adaptive = options.adaptive
+        if adaptive is None:
+            adaptive = bool(model.case.solver.adaptive)
+        params = make_params(alpha_parameters(model, None, options.alpha), options.rtol,
+                             options.atol, options.dt, adaptive, options.max_steps)
+        self._ws = SystemWorkspace(model, self.y, params)
+        self._state = self._ws.state
+        self._ws.start()
+
+    def _carried(self) -> dict[str, np.ndarray]:
+        return self._ws.carried()
+
+    def error(self):
+        err = super().error()
+        if self.status is Status.NEWTON_FAILED:
+            # the system's residual is in accelerations (module docstring)
+            return type(err)(str(err).replace(" N)", " m/s^2)"))
+        return err
