@@ -138,19 +138,19 @@ def _clone(template, globals_: dict, qualname: str):
     return py
 
 
-def bind_kernels(template, kernels: dict, helpers: tuple = (), inline_helpers: bool = False):
+def bind_kernels(template, kernels: dict, helpers: tuple = (), inline: tuple[str, ...] = ()):
     """``template`` compiled with ``kernels`` (global name -> compiled kernel) as its
     globals, cached on disk per kernel set (module docstring); one per process and set.
 
     ``helpers``: templates ``template`` calls that call kernels too, in calling order
     (each may call the ones before it); each is compiled with the same kernels and bound
     into the next ones under its own name (compiled into ``template``'s cache entry).
-    ``inline_helpers``: the helpers are inlined into their callers (numba's
-    ``inline="always"``) instead of compiled on their own: a helper compiled on its own
-    is finalised (optimised and turned into machine code) with every kernel it calls, so
-    a large kernel (a system's rhs) called from several helpers is compiled once per
-    helper (integrate/implicit_system.py: 68 s of CPU cold, measured, against 14 s for
-    the rk4 loop).
+    ``inline``: names of helpers inlined into their callers (numba's ``inline="always"``)
+    instead of compiled on their own: a helper compiled on its own is finalised
+    (optimised and turned into machine code) with every kernel it calls, so a large kernel
+    (a system's rhs) called from several helpers is compiled once per helper
+    (integrate/implicit_system.py: 68 s of CPU cold, measured, against 14 s for the rk4
+    loop).
     """
     memo = (template, *sorted((n, id(k)) for n, k in kernels.items()))
     entry = _ENTRIES.get(memo)
@@ -165,7 +165,7 @@ def bind_kernels(template, kernels: dict, helpers: tuple = (), inline_helpers: b
         suffix = f"__{module}_{hashlib.sha256(names.encode()).hexdigest()[:10]}"
     bound = dict(kernels)
     for h in helpers:
-        jit = njit(_nrt=False, inline="always") if inline_helpers else njit(_nrt=False)
+        jit = njit(_nrt=False, inline="always") if h.__name__ in inline else njit(_nrt=False)
         bound[h.__name__] = jit(_clone(h, bound, h.__qualname__ + suffix))
     clone = _clone(template, bound, template.__qualname__ + suffix)
     cache_file = None

@@ -602,7 +602,7 @@ def compiled_system_ga_chunk(model):
     """:func:`system_ga_chunk` compiled with the system model's kernels (cached on disk,
     _jit.bind_kernels)."""
     return bind_kernels(system_ga_chunk, {r: getattr(model, r) for r in KERNEL_ROLES},
-                        helpers=(_trial, _jacobian, _newton), inline_helpers=True)
+                        helpers=(_trial, _jacobian, _newton), inline=("_jacobian", "_newton"))
 
 
 class SystemWorkspace:
