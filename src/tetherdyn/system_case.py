@@ -15,8 +15,8 @@ Every line is validated as the single-line case it makes (:func:`tetherdyn.case.
 its errors keyed by the line (``lines.<name>.tether.EA: ...``), so a line admits exactly
 what a single-line case of its model admits. ``initial: {shape: equilibrium}`` starts the
 system from its static equilibrium (system_statics.py; free bodies included). Methods: rk4,
-rk45 and generalized_alpha (lumped_mass lines, points, fixed and coupled bodies; free
-bodies and higher_order lines refused with it, naming the body or line).
+rk45 and generalized_alpha (lumped_mass lines, points and bodies; higher_order lines
+refused with it, naming the line).
 
 ``bodies`` (name -> :class:`~tetherdyn.rigid_body.Body`, docs/bodies.md) are 6-DOF rigid
 bodies; a line end attaches to a body at a point fixed in it (``{body: NAME, at: [x, y,
@@ -55,8 +55,8 @@ from .rigid_body import initial_state as body_initial_state
 __all__ = ["SystemCase", "load_system", "load_any", "is_system", "SYSTEM_METHODS",
            "SYSTEM_MODELS"]
 
-#: the integrators a system runs with (generalized_alpha: integrate/implicit_system.py, lumped_mass
-#: lines, points, fixed and coupled bodies)
+#: the integrators a system runs with (generalized_alpha: integrate/implicit_system.py,
+#: lumped_mass lines, points and bodies)
 SYSTEM_METHODS = ("rk4", "rk45", "generalized_alpha")
 #: the formulations a system's lines may use
 SYSTEM_MODELS = ("lumped_mass", "higher_order")
@@ -407,9 +407,6 @@ def load_system(source: str | Path | dict, *, base_dir: str | Path | None = None
         errors.append(f"solver.method: a system runs with {' or '.join(SYSTEM_METHODS)} "
                       f"(got {method}: not built for systems)")
     if method == "generalized_alpha":
-        errors += [f"solver.method: generalized_alpha in a system takes fixed and coupled "
-                   f"bodies only in this version (bodies.{name} is free); use rk4 or rk45"
-                   for name, b in data.bodies.items() if b.type == "free"]
         errors += [f"lines.{name}.model.type: generalized_alpha in a system takes lumped_mass "
                    f"lines only in this version (got {s.model.get('type')}); use rk4 or rk45 "
                    "for solver.method"

@@ -31,7 +31,12 @@ linear solve that follows the system's coupling instead of one band:
   Jacobian and per solve linear in the nodes (plus the points' dense S); no allocation.
 
 Fixed and coupled bodies enter through their line ends (fixed ends, or ends that follow
-the body: neither is an unknown). Free bodies and higher_order lines are refused
+the body: neither is an unknown). A free body is a border unit of 6 unknowns: its
+reference point's acceleration and its angular acceleration ω̇ (body axes, rigid_body.py's
+rhs); its rotation is updated on the rotation group (q_{n+1} = q_n ⊗ exp(Θ/2) with Θ =
+h ω_n + h² ((½ − β) ω̇_n + β ω̇_{n+1}), the Lie-group generalized-α of Brüls & Cardona 2010
+with eq. (5.3)'s weights; ω by eq. (5.4)), the α_f-weighted quaternion renormalised; the
+line ends on it follow it through ``enforce``. higher_order lines are refused
 (models/system_bodies.BodySystem.second_order_layout).
 
 ``state`` and ``params`` are implicit.py's (its S_* and P_* indices); the residual and
@@ -94,12 +99,16 @@ __all__ = ["SystemWorkspace", "SystemGeneralizedAlphaStepper", "system_ga_chunk"
 
 #: where a Jacobian entry goes (``edst``): the lines' band, C, B, D
 TO_A, TO_C, TO_B, TO_D = 0, 1, 2, 3
+#: the largest border unit (a free body: 3 translations, 3 rotations)
+MU = 6
 
 #: the constant arrays of a system's Jacobian (:func:`jacobian_pattern`) and its work
 #: arrays (:class:`SystemWorkspace`)
 SystemJacobian = namedtuple("SystemJacobian", [
-    # layout (models/system_bodies.SecondOrderLayout): y indices, held, master
-    "qi", "vi", "held", "master",
+    # layout (models/system_bodies.SecondOrderLayout): y indices, held, master, rotation
+    # coordinates, border units (first coordinate, size), free bodies (first state, first
+    # rotation coordinate)
+    "qi", "vi", "held", "master", "rot", "units", "bodies",
     # line blocks (K + 1 bounds in coordinates), sizes: [band, n lines' coordinates,
     # n points' coordinates, window width]
     "blocks", "sizes",
@@ -107,11 +116,11 @@ SystemJacobian = namedtuple("SystemJacobian", [
     "colptr", "colcols",
     # entries of column j: erow, edst, eidx[cptr[j]:cptr[j + 1]] (row, TO_*, flat index)
     "cptr", "erow", "edst", "eidx",
-    # line ends on free points: (line, first coordinate of its end node, point), their
-    # row window's first coordinate and width, their A⁻¹B columns' offset in Z; pairs
-    # (e', e) of ends on the same line
+    # line ends on free points and bodies: (line, first coordinate of its end node, unit),
+    # their row window's first coordinate and width, their A⁻¹B columns' offset in Z;
+    # pairs (e', e) of ends on the same line
     "ends", "wlo", "wn", "zo", "pairs",
-    # work: A's band LU and pivots, B (E, width, 3) and C (E, 3, width) flat, D (m, m)
+    # work: A's band LU and pivots, B (E, width, MU) and C (E, MU, width) flat, D (m, m)
     # flat, S's LU (full band) and pivots, A⁻¹B
     "W", "piv", "Bw", "Cw", "D", "Sw", "spiv", "Z",
 ])
@@ -122,7 +131,7 @@ def jacobian_pattern(layout) -> tuple:
     which rows each unknown column's perturbation changes, where each entry is stored,
     and a greedy colouring of the columns (columns sharing a row get different colours).
     Python, once per model; linear in the nodes."""
-    qi, vi, held, master, blocks, bands, ends = layout
+    qi, vi, held, master, blocks, bands, ends, units, bodies, rot = layout
     nq = qi.size
     K = blocks.size - 1
     nl = int(blocks[-1])
@@ -132,22 +141,26 @@ def jacobian_pattern(layout) -> tuple:
     line_of = np.full(nq, -1, dtype=np.int64)
     for k in range(K):
         line_of[blocks[k]:blocks[k + 1]] = k
+    unit_of = np.full(nq, -1, dtype=np.int64)
+    for u, (j0, size) in enumerate(units):
+        unit_of[j0:j0 + size] = u
     E = ends.shape[0]
     wlo = np.zeros(E, dtype=np.int64)
     wn = np.zeros(E, dtype=np.int64)
     for e, (k, ec, _) in enumerate(ends):
         lo, hi = max(blocks[k], ec - bands[k]), min(blocks[k + 1], ec + 3 + bands[k])
         wlo[e], wn[e] = lo, hi - lo
-    # per line coordinate: the ends (and their points) whose window holds it
+    # per line coordinate: the ends (and their units) whose window holds it
     in_window: dict[int, list[int]] = {}
     for e in range(E):
         for j in range(wlo[e], wlo[e] + wn[e]):
             in_window.setdefault(j, []).append(e)
     for j, es in in_window.items():
-        pts = [int(ends[e, 2]) for e in es]
-        if len(set(pts)) != len(pts):  # (system_case: a line joins two points)
-            raise ValueError(f"generalized_alpha: line coordinate {j} lies near two ends on "
-                             f"point {pts[0]}")
+        us = [int(ends[e, 2]) for e in es]
+        if len(set(us)) != len(us):
+            k = line_of[j]
+            raise ValueError(f"generalized_alpha: line {k}'s two ends on the same body are "
+                             f"within its band of each other: give the line more elements")
     unknown = held == 0
     entries: list[list[tuple[int, int, int]]] = [[] for _ in range(nq)]
     wc = 3 * b + 1
@@ -161,26 +174,28 @@ def jacobian_pattern(layout) -> tuple:
                 if unknown[i]:
                     rows.append((i, TO_A, i * wc + j - i + b))
             for e in in_window.get(j, []):
-                p = int(ends[e, 2])
-                for c in range(3):
-                    rows.append((nl + 3 * p + c, TO_C, (3 * e + c) * width + j - wlo[e]))
+                j0, size = units[ends[e, 2]]
+                for c in range(size):
+                    rows.append((j0 + c, TO_C, (MU * e + c) * width + j - wlo[e]))
         else:
-            p, c = divmod(j - nl, 3)
-            touched = {p}
+            u = unit_of[j]
+            c = j - units[u, 0]
+            touched = {int(u)}
             for e in range(E):
-                if ends[e, 2] != p:
+                if ends[e, 2] != u:
                     continue
                 for i in range(wlo[e], wlo[e] + wn[e]):
                     if unknown[i]:
-                        rows.append((i, TO_B, (e * width + i - wlo[e]) * 3 + c))
-                # another point whose end is within this end's window (a short line)
+                        rows.append((i, TO_B, (e * width + i - wlo[e]) * MU + c))
+                # another unit whose end is within this end's window (a short line)
                 for e2 in range(E):
                     if e2 != e and ends[e2, 0] == ends[e, 0] and \
                             wlo[e] <= ends[e2, 1] < wlo[e] + wn[e]:
                         touched.add(int(ends[e2, 2]))
-            for q in sorted(touched):
-                for c2 in range(3):
-                    rows.append((nl + 3 * q + c2, TO_D, (3 * q + c2) * m + j - nl))
+            for v in sorted(touched):
+                j0, size = units[v]
+                for c2 in range(size):
+                    rows.append((j0 + c2, TO_D, (j0 + c2 - nl) * m + j - nl))
     # colouring: greedy, columns in order; a column's colour differs from those of every
     # column sharing one of its rows
     by_row: dict[int, list[int]] = {}
@@ -209,12 +224,12 @@ def jacobian_pattern(layout) -> tuple:
     for e in range(E):
         k = ends[e, 0]
         zo[e] = size
-        size += 3 * int(blocks[k + 1] - blocks[k])
+        size += int(units[ends[e, 2], 1]) * int(blocks[k + 1] - blocks[k])
     pairs = np.array([(e2, e) for e2 in range(E) for e in range(E)
                       if ends[e2, 0] == ends[e, 0]], dtype=np.int64).reshape(-1, 2)
     sizes = np.array([b, nl, m, width], dtype=np.int64)
-    return (qi, vi, held, master, blocks, sizes, colptr, colcols, cptr, erow, edst, eidx,
-            np.ascontiguousarray(ends), wlo, wn, zo, pairs, size)
+    return (qi, vi, held, master, rot, units, bodies, blocks, sizes, colptr, colcols, cptr,
+            erow, edst, eidx, np.ascontiguousarray(ends), wlo, wn, zo, pairs, size)
 
 
 # -- the step ---------------------------------------------------------------------------
@@ -234,11 +249,34 @@ def _trial(data, t1, h, params, J, y, a, an, y1, ya):
     for i in range(an.size):
         q = qi[i]
         v = vi[i]
-        y1[q] = y[q] + h * y[v] + h * h * ((0.5 - beta) * a[i] + beta * an[i])
         y1[v] = y[v] + h * ((1.0 - gamma) * a[i] + gamma * an[i])
+        if J.rot[i] == 0:
+            y1[q] = y[q] + h * y[v] + h * h * ((0.5 - beta) * a[i] + beta * an[i])
+    for f in range(J.bodies.shape[0]):
+        # a free body's rotation: Θ (body axes) from eq. (5.3) with ω and ω̇ for q̇ and q̈,
+        # then q_{n+1} = q_n ⊗ exp(Θ / 2) (q̇ = ½ q ⊗ (0, ω), rigid_body.py)
+        o = J.bodies[f, 0]
+        j = J.bodies[f, 1]
+        tx = h * y[vi[j]] + h * h * ((0.5 - beta) * a[j] + beta * an[j])
+        ty = h * y[vi[j + 1]] + h * h * ((0.5 - beta) * a[j + 1] + beta * an[j + 1])
+        tz = h * y[vi[j + 2]] + h * h * ((0.5 - beta) * a[j + 2] + beta * an[j + 2])
+        th = math.sqrt(tx * tx + ty * ty + tz * tz)
+        cw = math.cos(0.5 * th)
+        sk = 0.5 if th < 1e-12 else math.sin(0.5 * th) / th
+        ex, ey, ez = sk * tx, sk * ty, sk * tz
+        qw, qx, qy, qz = y[o + 3], y[o + 4], y[o + 5], y[o + 6]
+        y1[o + 3] = qw * cw - qx * ex - qy * ey - qz * ez
+        y1[o + 4] = qw * ex + qx * cw + qy * ez - qz * ey
+        y1[o + 5] = qw * ey - qx * ez + qy * cw + qz * ex
+        y1[o + 6] = qw * ez + qx * ey - qy * ex + qz * cw
     enforce(t1, y1, data)
     for i in range(y.size):
         ya[i] = (1.0 - af) * y1[i] + af * y[i]
+    for f in range(J.bodies.shape[0]):  # the weighted quaternion back to unit length
+        o = J.bodies[f, 0]
+        nrm = math.sqrt(ya[o + 3] ** 2 + ya[o + 4] ** 2 + ya[o + 5] ** 2 + ya[o + 6] ** 2)
+        for c in range(3, 7):
+            ya[o + c] /= nrm
 
 
 @loop
@@ -289,32 +327,32 @@ def _factorise(J):
             Sw[i, k] = 0.0
         for j in range(m):
             Sw[i, j - i + sb] = J.D[i * m + j]
-    ends, wlo, wn, zo, Z = J.ends, J.wlo, J.wn, J.zo, J.Z
+    ends, wlo, wn, zo, Z, units = J.ends, J.wlo, J.wn, J.zo, J.Z, J.units
     for e in range(ends.shape[0]):
         k = ends[e, 0]
         lo, hi = blocks[k], blocks[k + 1]
         nk = hi - lo
-        for c in range(3):
+        for c in range(units[ends[e, 2], 1]):
             z = Z[zo[e] + c * nk:zo[e] + (c + 1) * nk]
             for i in range(nk):
                 z[i] = 0.0
             for r in range(wn[e]):
-                z[wlo[e] - lo + r] = J.Bw[(e * width + r) * 3 + c]
+                z[wlo[e] - lo + r] = J.Bw[(e * width + r) * MU + c]
             band_solve(W[lo:hi], b, piv[lo:hi], z)
     for x in range(J.pairs.shape[0]):
         e2, e = J.pairs[x, 0], J.pairs[x, 1]
         k = ends[e, 0]
         lo = blocks[k]
         nk = blocks[k + 1] - lo
-        p2, p = ends[e2, 2], ends[e, 2]
-        for c2 in range(3):
-            for c in range(3):
+        u2, u = ends[e2, 2], ends[e, 2]
+        for c2 in range(units[u2, 1]):
+            for c in range(units[u, 1]):
                 s = 0.0
                 base = zo[e] + c * nk + wlo[e2] - lo
                 for r in range(wn[e2]):
-                    s += J.Cw[(3 * e2 + c2) * width + r] * Z[base + r]
-                i = 3 * p2 + c2
-                Sw[i, 3 * p + c - i + sb] -= s
+                    s += J.Cw[(MU * e2 + c2) * width + r] * Z[base + r]
+                i = units[u2, 0] - nl + c2
+                Sw[i, units[u, 0] - nl + c - i + sb] -= s
     bad = band_lu(Sw, sb, J.spiv)
     return -1 if bad < 0 else nl + bad
 
@@ -329,22 +367,22 @@ def _solve(J, x):
         band_solve(J.W[lo:hi], b, J.piv[lo:hi], x[lo:hi])
     if m == 0:
         return
-    ends, wlo, wn, zo, Z = J.ends, J.wlo, J.wn, J.zo, J.Z
+    ends, wlo, wn, zo, Z, units = J.ends, J.wlo, J.wn, J.zo, J.Z, J.units
     for e in range(ends.shape[0]):
-        p = ends[e, 2]
-        for c in range(3):
+        u = ends[e, 2]
+        for c in range(units[u, 1]):
             s = 0.0
             for r in range(wn[e]):
-                s += J.Cw[(3 * e + c) * width + r] * x[wlo[e] + r]
-            x[nl + 3 * p + c] -= s
+                s += J.Cw[(MU * e + c) * width + r] * x[wlo[e] + r]
+            x[units[u, 0] + c] -= s
     band_solve(J.Sw, m - 1, J.spiv, x[nl:nl + m])
     for e in range(ends.shape[0]):
         k = ends[e, 0]
         lo = blocks[k]
         nk = blocks[k + 1] - lo
-        p = ends[e, 2]
-        for c in range(3):
-            xp = x[nl + 3 * p + c]
+        u = ends[e, 2]
+        for c in range(units[u, 1]):
+            xp = x[units[u, 0] + c]
             base = zo[e] + c * nk
             for i in range(nk):
                 x[lo + i] -= Z[base + i] * xp
@@ -409,7 +447,9 @@ def _increment_norm(h, params, J, y1, da):
     for i in range(da.size):
         if J.held[i]:
             continue
-        eq = bh2 * da[i] / (atol + rtol * abs(y1[J.qi[i]]))
+        # a rotation coordinate's scale: 1 rad (its qi is a quaternion component)
+        yq = 1.0 if J.rot[i] else abs(y1[J.qi[i]])
+        eq = bh2 * da[i] / (atol + rtol * yq)
         ev = gh * da[i] / (atol + rtol * abs(y1[J.vi[i]]))
         s += eq * eq + ev * ev
         cnt += 2
@@ -494,7 +534,7 @@ def _error_estimate(h, params, J, y, y1, a, an):
         if J.held[i]:
             continue
         q = J.qi[i]
-        sc = atol + rtol * max(abs(y[q]), abs(y1[q]))
+        sc = atol + rtol * (1.0 if J.rot[i] else max(abs(y[q]), abs(y1[q])))
         e = c * (an[i] - a[i]) / sc
         s += e * e
         cnt += 1
@@ -612,19 +652,21 @@ class SystemWorkspace:
 
     def __init__(self, model, y: np.ndarray, params: np.ndarray) -> None:
         layout = model.second_order_layout()
-        (qi, vi, held, master, blocks, sizes, colptr, colcols, cptr, erow, edst, eidx, ends,
-         wlo, wn, zo, pairs, zsize) = jacobian_pattern(layout)
+        (qi, vi, held, master, rot, units, bodies, blocks, sizes, colptr, colcols, cptr, erow,
+         edst, eidx, ends, wlo, wn, zo, pairs, zsize) = jacobian_pattern(layout)
         nq = qi.size
-        if y.size != 2 * nq:
-            raise ValueError(f"model {model.name}: state size {y.size} is not 2 n_q = {2 * nq}")
+        if y.size != 2 * nq + bodies.shape[0]:  # a body's quaternion: 4 states, 3 rotations
+            raise ValueError(f"model {model.name}: state size {y.size} is not 2 n_q + free "
+                             f"bodies = {2 * nq + bodies.shape[0]}")
         b, nl, m, width = (int(x) for x in sizes)
         E = ends.shape[0]
         self.J = SystemJacobian(
-            qi=qi, vi=vi, held=held, master=master, blocks=blocks, sizes=sizes, colptr=colptr,
+            qi=qi, vi=vi, held=held, master=master, rot=rot, units=units, bodies=bodies,
+            blocks=blocks, sizes=sizes, colptr=colptr,
             colcols=colcols, cptr=cptr, erow=erow, edst=edst, eidx=eidx, ends=ends, wlo=wlo,
             wn=wn, zo=zo, pairs=pairs, W=np.zeros((nl, 3 * b + 1)),
-            piv=np.zeros(nl, dtype=np.int64), Bw=np.zeros(max(E * width * 3, 1)),
-            Cw=np.zeros(max(E * width * 3, 1)), D=np.zeros(max(m * m, 1)),
+            piv=np.zeros(nl, dtype=np.int64), Bw=np.zeros(max(E * width * MU, 1)),
+            Cw=np.zeros(max(E * width * MU, 1)), D=np.zeros(max(m * m, 1)),
             Sw=np.zeros((m, 3 * max(m - 1, 0) + 1)), spiv=np.zeros(m, dtype=np.int64),
             Z=np.zeros(max(zsize, 1)))
         self.colours = int(colptr.size - 1)

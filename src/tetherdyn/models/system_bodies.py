@@ -94,10 +94,13 @@ __all__ = ["BodySystem", "FIXED", "FREE", "COUPLED", "SecondOrderLayout"]
 #: a system's coordinates for generalized-α (BodySystem.second_order_layout): per
 #: coordinate its position and velocity index in y, held (1: not an unknown), master (the
 #: coordinate it copies, -1: none); the lines' coordinate blocks (K + 1 bounds; the
-#: points' coordinates follow the last) and half-bandwidths; rows (line, first coordinate
-#: of its end node, point) of the line ends on free points
+#: points' and free bodies' coordinates follow the last) and half-bandwidths; rows (line,
+#: first coordinate of its end node, unit) of the line ends on free points and bodies;
+#: the units (first coordinate, size: 3 a point, 6 a body); per free body (first state in
+#: y, first rotation coordinate); rot: 1 on the bodies' rotation coordinates
 SecondOrderLayout = namedtuple("SecondOrderLayout",
-                               ["qi", "vi", "held", "master", "blocks", "band", "ends"])
+                               ["qi", "vi", "held", "master", "blocks", "band", "ends",
+                                "units", "bodies", "rot"])
 
 #: body kinds (btype)
 FIXED, FREE, COUPLED = 0, 1, 2
@@ -473,32 +476,36 @@ class BodySystem(LineSystem):
         """The system's coordinates for generalized-α (integrate/implicit_system.py).
 
         Coordinates: each lumped-mass line's node positions (3 per node, in line order),
-        then each free point's position (3 per point). A line end on a free point copies
-        its point (``master``: the point's coordinate); held ends (fixed or coupled points,
-        fixed bodies) and ends on coupled bodies take their motion from ``enforce``: neither
-        is an unknown (``held``). ``ends``: per line end on a free point (line, its end
-        node's first coordinate, the point). Raises ValueError naming what generalized-α
-        does not take in a system yet (free bodies, higher_order lines)."""
+        then each free point's position (3 per point), then per free body its reference
+        point's position (3) and its rotation (3: a rotation vector in body axes, ``rot``,
+        whose rates are ω; the quaternion is updated from it). A line end on a free point
+        copies its point (``master``: the point's coordinate); held ends (fixed or coupled
+        points, fixed bodies) and ends on coupled or free bodies take their motion from
+        ``enforce``: none is an unknown (``held``). The points and free bodies are the
+        border ``units`` (first coordinate, size); ``ends``: per line end on a free point
+        or free body (line, its end node's first coordinate, the unit); ``bodies``: per
+        free body (its first state in y, its first rotation coordinate). Raises ValueError
+        naming what generalized-α does not take in a system (higher_order lines)."""
         if self.others:
             raise ValueError(f"solver.method: generalized_alpha in a system takes lumped_mass "
                              f"lines only in this version (line {self.others[0]!r} is "
                              f"{self.line_models[self.others[0]].name}); use rk4 or rk45")
-        if self.free_bodies:
-            raise ValueError(f"solver.method: generalized_alpha in a system takes fixed and "
-                             f"coupled bodies only in this version (body "
-                             f"{self.free_bodies[0]!r} is free: its rotation update is not "
-                             f"built); use rk4 or rk45")
         d = self.data
         L = len(self.lumped)
+        P = int(d.n_points)
+        NB = len(self.free_bodies)
         n = [int(d.stack.n_nodes[k]) for k in range(L)]
         blocks = np.concatenate([[0], np.cumsum([3 * x for x in n])]).astype(np.int64)
         nl = int(blocks[-1])
-        nq = nl + 3 * d.n_points
+        nq = nl + 3 * P + 6 * NB
         qi = np.zeros(nq, dtype=np.int64)
         vi = np.zeros(nq, dtype=np.int64)
         held = np.zeros(nq, dtype=np.int64)
         master = np.full(nq, -1, dtype=np.int64)
-        on_body = {(int(r[0]), int(r[1])) for r in d.att}
+        rot = np.zeros(nq, dtype=np.int64)
+        # line ends on moving bodies: the free body's unit, or -1 (coupled)
+        on_body = {(int(r[0]), int(r[1])): (P + int(d.bfree[r[2]]) if d.btype[r[2]] == FREE
+                                            else -1) for r in d.att}
         ends = []
         for k in range(L):
             a, lo = int(d.off[k]), int(blocks[k])
@@ -514,13 +521,28 @@ class BodySystem(LineSystem):
                     ends.append((k, e, p))
                 elif (k, w) in on_body:
                     held[e:e + 3] = 1
+                    if on_body[k, w] >= 0:
+                        ends.append((k, e, on_body[k, w]))
         po = int(d.off[L])
-        for p in range(d.n_points):
+        for p in range(P):
             qi[nl + 3 * p:nl + 3 * p + 3] = po + 6 * p + np.arange(3)
             vi[nl + 3 * p:nl + 3 * p + 3] = po + 6 * p + 3 + np.arange(3)
+        units = [(nl + 3 * p, 3) for p in range(P)]
+        bodies = []
+        for f in range(NB):
+            o, j = int(d.bo) + 13 * f, nl + 3 * P + 6 * f
+            qi[j:j + 3] = o + np.arange(3)  # position
+            vi[j:j + 3] = o + 7 + np.arange(3)  # velocity
+            qi[j + 3:j + 6] = o + 4 + np.arange(3)  # the quaternion's vector part (scales)
+            vi[j + 3:j + 6] = o + 10 + np.arange(3)  # ω, body axes
+            rot[j + 3:j + 6] = 1
+            units.append((j, 6))
+            bodies.append((o, j + 3))
         band = np.array([self.line_models[k].band for k in self.lumped], dtype=np.int64)
         return SecondOrderLayout(qi, vi, held, master, blocks, band,
-                                 np.array(ends, dtype=np.int64).reshape(-1, 3))
+                                 np.array(ends, dtype=np.int64).reshape(-1, 3),
+                                 np.array(units, dtype=np.int64).reshape(-1, 2),
+                                 np.array(bodies, dtype=np.int64).reshape(-1, 2), rot)
 
     def body_slice(self, body: str) -> slice:
         """A free body's slice of the state vector (13 entries, rigid_body.py's layout)."""
