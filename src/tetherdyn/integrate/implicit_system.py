@@ -90,12 +90,9 @@ from .implicit import (
     STATE_SIZE,
     band_lu,
     band_solve,
-    make_params,
 )
-from .stepper import GeneralizedAlphaStepper, Status, alpha_parameters
 
-__all__ = ["SystemWorkspace", "SystemGeneralizedAlphaStepper", "system_ga_chunk",
-           "jacobian_pattern"]
+__all__ = ["SystemWorkspace", "system_ga_chunk", "jacobian_pattern"]
 
 #: where a Jacobian entry goes (``edst``): the lines' band, C, B, D
 TO_A, TO_C, TO_B, TO_D = 0, 1, 2, 3
@@ -707,30 +704,3 @@ class SystemWorkspace:
         return compiled_system_ga_chunk(model)(data, self.J, t, t_outputs, y, Y, self.a,
                                                self.an, self.y1, self.ya, self.dy, self.dyp,
                                                self.ap, self.r, self.params, self.state)
-
-
-class SystemGeneralizedAlphaStepper(GeneralizedAlphaStepper):
-    """Generalized-α for a system (:class:`SystemWorkspace`; stepper.py's contract), the
-    options read as a single line's (``solver.rho_inf`` or the four parameters,
-    ``solver.adaptive``, rtol / atol, dt)."""
-
-    def __init__(self, model, data, y0: np.ndarray, t0: float, options) -> None:
-        super(GeneralizedAlphaStepper, self).__init__(model, data, y0, t0, options)
-        adaptive = options.adaptive
-        if adaptive is None:
-            adaptive = bool(model.case.solver.adaptive)
-        params = make_params(alpha_parameters(model, None, options.alpha), options.rtol,
-                             options.atol, options.dt, adaptive, options.max_steps)
-        self._ws = SystemWorkspace(model, self.y, params)
-        self._state = self._ws.state
-        self._ws.start()
-
-    def _carried(self) -> dict[str, np.ndarray]:
-        return self._ws.carried()
-
-    def error(self):
-        err = super().error()
-        if self.status is Status.NEWTON_FAILED:
-            # the system's residual is in accelerations (module docstring)
-            return type(err)(str(err).replace(" N)", " m/s^2)"))
-        return err

@@ -82,9 +82,11 @@ from .implicit import (
     make_params,
     parameters,
 )
+from .implicit_system import SystemWorkspace
 
 __all__ = ["Status", "SimulationError", "StepperOptions", "Stepper", "RK4Stepper",
-           "RK45Stepper", "GeneralizedAlphaStepper", "make_stepper", "METHODS",
+           "RK45Stepper", "GeneralizedAlphaStepper", "SystemGeneralizedAlphaStepper",
+           "make_stepper", "METHODS",
            "SECOND_ORDER_SURFACE", "has_second_order_surface", "alpha_parameters"]
 
 METHODS = ("rk4", "rk45", "generalized_alpha")
@@ -401,6 +403,33 @@ class GeneralizedAlphaStepper(Stepper):
             f"smaller solver.dt or tighter solver.rtol/atol with solver.adaptive: true")
 
 
+class SystemGeneralizedAlphaStepper(GeneralizedAlphaStepper):
+    """Generalized-α for a system of lines, points and bodies (implicit_system.py's
+    :class:`SystemWorkspace`), the options read as a single line's (``solver.rho_inf`` or
+    the four parameters, ``solver.adaptive``, rtol / atol, dt)."""
+
+    def __init__(self, model: Formulation, data: RunData | None, y0: np.ndarray, t0: float,
+                 options: StepperOptions) -> None:
+        Stepper.__init__(self, model, data, y0, t0, options)
+        adaptive = options.adaptive
+        if adaptive is None:
+            adaptive = bool(model.case.solver.adaptive)
+        params = make_params(alpha_parameters(model, None, options.alpha), options.rtol,
+                             options.atol, options.dt, adaptive, options.max_steps)
+        self._ws = SystemWorkspace(model, self.y, params)
+        self._state = self._ws.state
+        self._ws.start()
+
+    def _carried(self) -> dict[str, np.ndarray]:
+        return self._ws.carried()
+
+    def error(self) -> SimulationError:
+        err = super().error()
+        if self.status is Status.NEWTON_FAILED:  # the system's residual: accelerations
+            return SimulationError(str(err).replace(" N)", " m/s^2)"))
+        return err
+
+
 _STEPPERS: dict[str, type[Stepper]] = {
     "rk4": RK4Stepper, "rk45": RK45Stepper, "generalized_alpha": GeneralizedAlphaStepper}
 
@@ -412,7 +441,5 @@ def make_stepper(method: str, model: Formulation, data: RunData | None, y0: np.n
         raise ValueError(f"solver.method: unknown method {method!r} (known: {METHODS})")
     if method == "generalized_alpha" and hasattr(model, "second_order_layout"):
         # a system: its own layout and bordered-band solve (implicit_system.py)
-        from .implicit_system import SystemGeneralizedAlphaStepper
-
         return SystemGeneralizedAlphaStepper(model, data, y0, t0, options)
     return _STEPPERS[method](model, data, y0, t0, options)
