@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import tetherdyn
+from tests.system_cases import line_on_free_point
 from tetherdyn.case import CaseError
 from tetherdyn.system_case import load_system
 from tetherdyn.system_run import run_system, system_model
@@ -76,22 +77,8 @@ def test_one_higher_order_line_on_a_free_point_is_the_line_with_that_payload():
     """(self) A higher_order line (bending) from a fixed point to a free point body is the
     single-line higher_order case with that body as its free end's payload (mass, volume,
     drag area, ca) in water: dy/dt at the start and the history to rounding."""
-    tether = {"diameter": 0.05, "mass_per_length": 8.0, "EA": 5e6, "axial_damping": 5e3,
-              "cd_normal": 1.2, "EI": 50.0}
-    body = {"mass": 400.0, "volume": 0.02, "drag_area": 20.0, "ca": 1.0}
     solver = {"method": "rk4", "dt": 1e-3, "duration": 0.2, "output_interval": 0.05}
-    env = {"fluid_density": 1025.0}
-    model = {"type": "higher_order", "elements": 6}
-    single = {"tether": {**tether, "length": 20.0}, "model": model, "environment": env,
-              "start": {"type": "fixed", "position": [0, 0, 0]},
-              "end": {"type": "free", **body},
-              "initial": {"shape": "points", "points": [[0, 0, 0], [12, 0, -16]]},
-              "solver": solver}
-    system = {"lines": {"1": {"tether": {**tether, "length": 20.0}, "model": model,
-                              "start": {"point": "A"}, "end": {"point": "B"}}},
-              "points": {"A": {"type": "fixed", "position": [0, 0, 0]},
-                         "B": {"type": "free", "position": [12, 0, -16], **body}},
-              "environment": env, "solver": solver}
+    single, system = line_on_free_point({"type": "higher_order", "elements": 6}, solver)
     # the rates at t = 0, bent (a lateral kink in the line's middle), moving
     from tetherdyn.models import build_model
 

@@ -51,7 +51,7 @@ from .higher_order import remesh as ho_remesh
 from .higher_order import rhs as ho_rhs
 from .nodes import ADDED_N, ADDED_T, MASS, mass_matrix_of
 from .nodes import enforce as ho_enforce
-from .system import XBODY, XPOINT
+from .system import XBODY, XPOINT, line_arrays, stacked_line_arrays
 from .system import check as lumped_check
 from .system import remesh as lumped_remesh
 from .system_bodies import RUN_FIELDS as BODY_RUN_FIELDS
@@ -329,15 +329,8 @@ class MixedSystem(BodySystem):
                 d.stack.sea_anchor)), ho=tuple(h._replace(sea_anchor=np.zeros_like(
                     h.sea_anchor)) for h in d.ho))
         k = times.size
-        lum = [self.line_models[n] for n in self.lumped]
-        L = len(lum)
-        n = np.array([m.n_nodes for m in lum], dtype=np.int64)
-        node_off = np.concatenate([[0], np.cumsum(n)]).astype(np.int64)
-        tot, tot_e = int(n.sum()), int(n.sum()) - L
-        arrays = (np.zeros((k, tot_e)), np.empty((k, L, 3)), np.empty((k, L, 3)),
-                  np.empty((k, L)), np.empty((k, L)), np.zeros((k, tot)), np.zeros((k, tot_e)),
-                  np.zeros((k, tot)), np.zeros((k, tot)), np.zeros((k, tot, 3)),
-                  np.zeros((k, L, 6)))
+        node_off, arrays = stacked_line_arrays(
+            k, [self.line_models[n].n_nodes for n in self.lumped])
         hos = [self.line_models[n] for n in self.others]
         H = len(hos)
         hn = np.array([m.n_nodes for m in hos], dtype=np.int64)
@@ -356,15 +349,9 @@ class MixedSystem(BodySystem):
             h.tw[:] = s
         sl = self.line_slices()
         out = {}
-        tension, f0, f1, ke, pe, curv, shear, eta, grounded, bed_force, wout = arrays
         for i, name in enumerate(self.lumped):
-            nodes = slice(node_off[i], node_off[i + 1])
-            elems = slice(node_off[i] - i, node_off[i + 1] - i - 1)
-            res = [tension[:, elems], f0[:, i], f1[:, i], ke[:, i], pe[:, i], curv[:, nodes],
-                   shear[:, elems], eta[:, nodes], grounded[:, nodes], bed_force[:, nodes],
-                   wout[:, i]]
             out[name] = self.line_models[name].outputs_from(
-                Yc[:, sl[name]], [np.ascontiguousarray(a) for a in res])
+                Yc[:, sl[name]], line_arrays(arrays, node_off, i))
         (tension, f0, f1, ke, pe, curv, twist, tors, eta, grounded, bed_force,
          wout) = harrays
         for h, name in enumerate(self.others):
