@@ -595,6 +595,13 @@ class LineSystem(Formulation):
         out[:, 0] = p[6][0]
         out[:, 1] = p[7][0]
 
+    def last_tensions(self, line: str) -> np.ndarray:
+        """Line ``line``'s element tensions [N] at the last :meth:`end_forces` (a view of
+        its scratch, overwritten by the next call)."""
+        k = self.lumped.index(line)
+        node_off = self._probe[4]
+        return self._probe[5][0, node_off[k] - k:node_off[k + 1] - k - 1]
+
     def line_outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None
                      ) -> dict[str, dict]:
         """Each line's results variables (LumpedMass.outputs' dict) at states Y, with the
