@@ -114,6 +114,17 @@ def compiled_rhs_time(model, y: np.ndarray, seconds: float, repeats: int) -> tup
     return 1e6 * per, k
 
 
+def ensure_bytecode(src: Path) -> Path:
+    """Byte-compile the package tree ``src`` (``compileall``, written even where
+    PYTHONDONTWRITEBYTECODE is set, as on the project's machines) and return it: a user's
+    ``pip install`` ships its ``.pyc`` files, so a fresh process timed here must not compile
+    tetherdyn's own sources (~50 modules) on every start either."""
+    import compileall
+
+    compileall.compile_dir(str(src), quiet=1)
+    return src
+
+
 def extract_src(commit: str, work: Path) -> Path:
     """``src/`` of ``commit`` under ``work`` (extracted once with ``git archive``; its numba
     caches are kept between runs): the base tree of a before/after benchmark."""
@@ -126,4 +137,4 @@ def extract_src(commit: str, work: Path) -> Path:
                            check=True)
         with tarfile.open(tar_path) as tar:
             tar.extractall(tree, filter="data")
-    return tree / "src"
+    return ensure_bytecode(tree / "src")

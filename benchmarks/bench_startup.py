@@ -34,7 +34,15 @@ import sys
 import time
 from pathlib import Path
 
-from _common import ROOT, cpu_model, extract_src, fmt, git_commit, package_version
+from _common import (
+    ROOT,
+    cpu_model,
+    ensure_bytecode,
+    extract_src,
+    fmt,
+    git_commit,
+    package_version,
+)
 
 EXAMPLES = ROOT / "src" / "tetherdyn" / "examples"
 START_COMMIT = "24acfefb58c5946973177d5d2501232e7a8e122a"  # before issue 22
@@ -148,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     load_before = os.getloadavg()[0]  # other jobs on the machine, before ours start
     WORK.mkdir(parents=True, exist_ok=True)
-    trees = {"base": extract_src(args.reference, WORK), "new": ROOT / "src"}
+    trees = {"base": extract_src(args.reference, WORK), "new": ensure_bytecode(ROOT / "src")}
     lines = []
 
     # -- import and --help ----------------------------------------------------------------

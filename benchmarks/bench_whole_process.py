@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import ROOT, cpu_model, package_version, versions
+from _common import ROOT, cpu_model, ensure_bytecode, package_version, versions
 
 EXAMPLES = ROOT / "src" / "tetherdyn" / "examples"
 CLI = "import sys; from tetherdyn.cli import main; sys.exit(main())"
@@ -88,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results_whole_process.md")
     args = p.parse_args(argv)
     load0 = os.getloadavg()[0]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ensure_bytecode(ROOT / "src")),
+                                                         str(ROOT)])}
     work = Path(tempfile.mkdtemp(prefix="tetherdyn_whole_"))
     import yaml
 

@@ -34,7 +34,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import ROOT, cpu_model, versions
+from _common import ROOT, cpu_model, ensure_bytecode, versions
 
 EXAMPLES = ROOT / "src" / "tetherdyn" / "examples"
 
@@ -113,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("examples", nargs="*", default=["rov_manoeuvre"])
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
+    ensure_bytecode(ROOT / "src")
     load0 = os.getloadavg()[0]
     started = datetime.datetime.now(datetime.UTC)
     rows = {name: profile(EXAMPLES / f"{name}.yaml") for name in args.examples}

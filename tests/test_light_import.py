@@ -47,6 +47,33 @@ def test_cli_help_is_light():
     assert _loaded_after(code) == []
 
 
+def _loaded_of(code: str, names: tuple[str, ...]) -> list[str]:
+    """Which of ``names`` (top-level packages) ``code`` loads in a fresh interpreter."""
+    probe = (f"import sys\n{code}\n"
+             f"print('loaded:' + ','.join(n for n in {names!r} if n in sys.modules))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         env=env, check=True, timeout=120).stdout
+    last = [line for line in out.splitlines() if line.startswith("loaded:")][-1]
+    return [n for n in last[len("loaded:"):].split(",") if n]
+
+
+def test_the_package_import_loads_no_numerics():
+    """``import tetherdyn`` loads its public names on first use (tetherdyn/__init__.py):
+    neither numpy, numba nor pydantic; ``tetherdyn --help`` neither numba nor pydantic;
+    the first use of a name loads what it needs, and tetherdyn.simulate stays the function
+    after its submodule is imported."""
+    assert _loaded_of("import tetherdyn", ("numpy", "numba", "pydantic", "yaml")) == []
+    code = ("from tetherdyn.cli import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass")
+    assert _loaded_of(code, ("numba", "pydantic")) == []
+    code = ("import tetherdyn\nfrom tetherdyn.simulate import run_case\n"
+            "assert callable(tetherdyn.simulate) and tetherdyn.simulate.__name__ == "
+            "'simulate'\nassert tetherdyn.load_case.__module__ == 'tetherdyn.case'")
+    assert _loaded_of(code, ("numba", "pydantic")) == ["numba", "pydantic"]
+
+
 def test_heavy_modules_still_arrive_when_used():
     """The probe can fail: loading a results file does import xarray."""
     code = ("import tempfile, tetherdyn\n"

@@ -15,6 +15,7 @@ import pytest
 from scipy.optimize import fsolve
 
 import tetherdyn
+from tests.system_cases import line_on_free_point
 from tetherdyn.analytic import elastic_catenary
 from tetherdyn.case import CaseError
 from tetherdyn.system_case import load_system
@@ -113,21 +114,10 @@ def test_one_line_on_a_free_point_is_the_line_with_that_payload(tmp_path):
     """(self) A line from a fixed point to a free point body is the single-line case with
     that body as its free end's payload (mass, volume, drag area, ca), in water, with
     bending; the results file has the spec's groups and `tetherdyn run` writes it."""
-    tether = {"diameter": 0.05, "mass_per_length": 8.0, "EA": 5e6, "axial_damping": 5e3,
-              "cd_normal": 1.2, "EI": 50.0}
-    body = {"mass": 400.0, "volume": 0.02, "drag_area": 20.0, "ca": 1.0}
     solver = {"method": "rk4", "dt": 1e-3, "duration": 1.0, "output_interval": 0.25}
+    single, system = line_on_free_point({"type": "lumped_mass", "elements": 10,
+                                         "bending": True}, solver)
     env = {"fluid_density": 1025.0}
-    model = {"type": "lumped_mass", "elements": 10, "bending": True}
-    single = {"tether": {**tether, "length": 20.0}, "model": model, "environment": env,
-              "start": {"type": "fixed", "position": [0, 0, 0]}, "end": {"type": "free", **body},
-              "initial": {"shape": "points", "points": [[0, 0, 0], [12, 0, -16]]},
-              "solver": solver}
-    system = {"lines": {"1": {"tether": {**tether, "length": 20.0}, "model": model,
-                              "start": {"point": "A"}, "end": {"point": "B"}}},
-              "points": {"A": {"type": "fixed", "position": [0, 0, 0]},
-                         "B": {"type": "free", "position": [12, 0, -16], **body}},
-              "environment": env, "solver": solver}
     # calm water, then the sea (a surface above the line: buoyancy, drag and Froude-Krylov
     # inertia of the point by nodes.sea_body_load, as of the payload)
     for sea in ({}, {"water_level": 10.0, "current": [0.3, 0.0, 0.0]}):

@@ -234,3 +234,27 @@ def test_bad_host_calls_are_named():
     with pytest.raises(ValueError, match="gimbal lock"):
         sim.step(0.1, bodies={"V": (np.r_[0, 0, 0, 0, np.pi / 2, 0], np.ones(6))})
     assert sim.t == 0.0
+
+
+def test_a_higher_order_line_through_the_step_api():
+    """clump_case with its upper chain a higher_order line (bending), from the system's
+    statics (the statics with a higher_order line), the host holding the fairlead P still:
+    the force the host gets is the statics' force on P within 1e-6 of it after 1 s (the
+    run from the equilibrium stays still), it is the line's own end force (their one
+    source), and the tensions the step API gives are the results' (run_system, self)."""
+    case = clump_case()
+    case["lines"]["L1"] = {**case["lines"]["L1"],
+                           "model": {"type": "higher_order", "elements": 6},
+                           "tether": {**case["lines"]["L1"]["tether"], "EI": 50.0}}
+    fs = solve_system(case).forces["P"]
+    ref = run_system(case, progress=False)
+    sim = SystemSimulator(case)
+    p = np.array([40.0, 0.0, 0.0])
+    for k in range(1, 6):
+        _, points = sim.step(0.2, points={"P": (p, np.zeros(3))})
+        np.testing.assert_allclose(points["P"], fs, rtol=0, atol=1e-6 * np.linalg.norm(fs))
+        np.testing.assert_allclose(points["P"], sim.line_end_forces("L1")[1], rtol=0, atol=0)
+        for name in ("L0", "L1"):
+            got = ref.lines[name].data_vars["tension"][1][2 * k]
+            np.testing.assert_allclose(sim.line_tensions(name), got, rtol=0,
+                                       atol=1e-9 * np.abs(got).max())

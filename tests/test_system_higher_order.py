@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import tetherdyn
-from tetherdyn.case import CaseError
+from tests.system_cases import line_on_free_point
 from tetherdyn.system_case import load_system
 from tetherdyn.system_run import run_system, system_model
 
@@ -31,43 +31,23 @@ def test_vertical_chain_on_a_body_settles_at_hookes_elongation():
     lines too: the midpoint rule on a linear tension) line i stretches by
     (W_below_i + ½ w L_i) L_i / EA. Checked: C's and the body's heights, the pull on A
     (the whole weight) and on the body."""
-    EA, mpl, L1, L2, MB, MC, arm = 1e4, 1.0, 10.0, 5.0, 20.0, 5.0, 0.5
-    tether = {"diameter": 0.01, "mass_per_length": mpl, "EA": EA, "axial_damping": 3e3}
-    case = {
-        "lines": {
-            "H": {"tether": {**tether, "EI": 0.5}, "length": L1,
-                  "model": {"type": "higher_order", "elements": 5},
-                  "start": {"point": "A"}, "end": {"body": "B", "at": [0.0, 0.0, arm]}},
-            "L": {"tether": tether, "length": L2, "model": {"type": "lumped_mass",
-                                                            "elements": 3},
-                  "start": {"body": "B", "at": [0.0, 0.0, -arm]}, "end": {"point": "C"}}},
-        "points": {"A": {"type": "fixed", "position": [0.0, 0.0, 0.0]},
-                   "C": {"type": "free", "position": [0.0, 0.0, -L1 - L2 - 2 * arm],
-                         "mass": MC}},
-        "bodies": {"B": {"type": "free", "position": [0.0, 0.0, -L1 - arm], "mass": MB,
-                         "inertia": [2.0, 2.0, 1.0]}},
-        "environment": {"fluid_density": 0.0, "gravity": [0.0, 0.0, -G]},
-        "solver": {"method": "rk4", "dt": 5e-4, "duration": 8.0, "output_interval": 0.5},
-    }
+    case, exact = _chain_case()
     res = run_system(case, progress=False)
-    w = mpl * G
-    d2 = (MC * G + 0.5 * w * L2) * L2 / EA
-    d1 = ((MC + MB + mpl * L2) * G + 0.5 * w * L1) * L1 / EA
     zb = res.bodies["B"]["position"][1][-1, 2]
     zc = res.points["C"]["position"][1][-1, 2]
     # (measured: 1.9e-13 m and 1.0e-12 m from the closed form after 8 s; the stretches
     # are 0.34 m and 0.037 m)
-    assert zb == pytest.approx(-L1 - arm - d1, abs=1e-9)
-    assert zc == pytest.approx(-L1 - L2 - 2 * arm - d1 - d2, abs=1e-9)
-    total = (MB + MC + mpl * (L1 + L2)) * G
+    assert zb == pytest.approx(exact["zb"], abs=1e-9)
+    assert zc == pytest.approx(exact["zc"], abs=1e-9)
+    total = exact["total"]
     f_a = res.points["A"]["force"][1][-1]
     np.testing.assert_allclose(f_a, [0.0, 0.0, -total], atol=1e-6 * total)
     # on the body: the higher_order line holds up all below it, the lumped line pulls
     # down with all below the body: their sum balances the body's own weight
     f_b = res.bodies["B"]["force"][1][-1]
-    np.testing.assert_allclose(f_b, [0.0, 0.0, MB * G], atol=1e-6 * total)
+    np.testing.assert_allclose(f_b, [0.0, 0.0, exact["body"]], atol=1e-6 * total)
     f_h = res.lines["H"].data_vars["end_force"][1][-1]
-    assert f_h[2] == pytest.approx((MB + MC + mpl * L2) * G, rel=1e-6)
+    assert f_h[2] == pytest.approx(exact["h_end"], rel=1e-6)
     twist = res.lines["H"].data_vars["twist"][1]
     assert np.all(twist == 0.0)  # a system's line ends hold no roll: torque-free
 
@@ -76,22 +56,8 @@ def test_one_higher_order_line_on_a_free_point_is_the_line_with_that_payload():
     """(self) A higher_order line (bending) from a fixed point to a free point body is the
     single-line higher_order case with that body as its free end's payload (mass, volume,
     drag area, ca) in water: dy/dt at the start and the history to rounding."""
-    tether = {"diameter": 0.05, "mass_per_length": 8.0, "EA": 5e6, "axial_damping": 5e3,
-              "cd_normal": 1.2, "EI": 50.0}
-    body = {"mass": 400.0, "volume": 0.02, "drag_area": 20.0, "ca": 1.0}
     solver = {"method": "rk4", "dt": 1e-3, "duration": 0.2, "output_interval": 0.05}
-    env = {"fluid_density": 1025.0}
-    model = {"type": "higher_order", "elements": 6}
-    single = {"tether": {**tether, "length": 20.0}, "model": model, "environment": env,
-              "start": {"type": "fixed", "position": [0, 0, 0]},
-              "end": {"type": "free", **body},
-              "initial": {"shape": "points", "points": [[0, 0, 0], [12, 0, -16]]},
-              "solver": solver}
-    system = {"lines": {"1": {"tether": {**tether, "length": 20.0}, "model": model,
-                              "start": {"point": "A"}, "end": {"point": "B"}}},
-              "points": {"A": {"type": "fixed", "position": [0, 0, 0]},
-                         "B": {"type": "free", "position": [12, 0, -16], **body}},
-              "environment": env, "solver": solver}
+    single, system = line_on_free_point({"type": "higher_order", "elements": 6}, solver)
     # the rates at t = 0, bent (a lateral kink in the line's middle), moving
     from tetherdyn.models import build_model
 
@@ -126,18 +92,60 @@ def test_one_higher_order_line_on_a_free_point_is_the_line_with_that_payload():
                                rtol=1e-9, atol=1e-6)
 
 
-def test_statics_of_a_system_with_a_higher_order_line_is_refused():
-    case = {"lines": {"H": {"tether": {"diameter": 0.01, "mass_per_length": 1.0, "EA": 1e4,
-                                       "EI": 0.1},
-                            "length": 10.0, "model": {"type": "higher_order", "elements": 4},
-                            "start": {"point": "A"}, "end": {"point": "B"}}},
-            "points": {"A": {"type": "fixed", "position": [0, 0, 0]},
-                       "B": {"type": "free", "position": [0, 0, -10], "mass": 1.0}},
-            "solver": {"method": "rk4", "dt": 1e-3, "duration": 1.0}}
+def _chain_case() -> tuple[dict, dict]:
+    """The vertical chain of test_vertical_chain_on_a_body_settles_at_hookes_elongation
+    (its docstring) and its closed-form static heights [m] and forces [N]."""
+    EA, mpl, L1, L2, MB, MC, arm = 1e4, 1.0, 10.0, 5.0, 20.0, 5.0, 0.5
+    tether = {"diameter": 0.01, "mass_per_length": mpl, "EA": EA, "axial_damping": 3e3}
+    case = {
+        "lines": {
+            "H": {"tether": {**tether, "EI": 0.5}, "length": L1,
+                  "model": {"type": "higher_order", "elements": 5},
+                  "start": {"point": "A"}, "end": {"body": "B", "at": [0.0, 0.0, arm]}},
+            "L": {"tether": tether, "length": L2, "model": {"type": "lumped_mass",
+                                                            "elements": 3},
+                  "start": {"body": "B", "at": [0.0, 0.0, -arm]}, "end": {"point": "C"}}},
+        "points": {"A": {"type": "fixed", "position": [0.0, 0.0, 0.0]},
+                   "C": {"type": "free", "position": [0.0, 0.0, -L1 - L2 - 2 * arm],
+                         "mass": MC}},
+        "bodies": {"B": {"type": "free", "position": [0.0, 0.0, -L1 - arm], "mass": MB,
+                         "inertia": [2.0, 2.0, 1.0]}},
+        "environment": {"fluid_density": 0.0, "gravity": [0.0, 0.0, -G]},
+        "solver": {"method": "rk4", "dt": 5e-4, "duration": 8.0, "output_interval": 0.5},
+    }
+    w = mpl * G
+    d2 = (MC * G + 0.5 * w * L2) * L2 / EA
+    d1 = ((MC + MB + mpl * L2) * G + 0.5 * w * L1) * L1 / EA
+    exact = {"zb": -L1 - arm - d1, "zc": -L1 - L2 - 2 * arm - d1 - d2,
+             "total": (MB + MC + mpl * (L1 + L2)) * G, "body": MB * G,
+             "h_end": (MB + MC + mpl * L2) * G}
+    return case, exact
+
+
+def test_statics_of_a_system_with_a_higher_order_line():
+    """The chain above solved by the system's statics (solve_system: each line by the
+    single-line solver between its ends, the free body and point by Newton on their
+    force balance): the body and C at Hooke's closed-form heights, the pulls on A and on
+    the body the closed form's; a run started from it (initial.shape equilibrium) stays
+    still."""
     from tetherdyn.system_statics import solve_system
 
-    with pytest.raises(CaseError, match="lines.H.model.type: the system's statics takes "
-                                        "lumped_mass lines only"):
-        solve_system(case)
-    with pytest.raises(CaseError, match="lines.H.model.type: initial.shape equilibrium"):
-        load_system({**case, "initial": {"shape": "equilibrium"}})
+    case, exact = _chain_case()
+    eq = solve_system(case)
+    # the statics tolerance is 1e-6 of the weight: heights within that force over the
+    # lines' axial stiffness EA / L (~1e-8 m); asserted to 1e-7 m
+    assert eq.bodies["B"][2] == pytest.approx(exact["zb"], abs=1e-7)
+    assert eq.points["C"][2] == pytest.approx(exact["zc"], abs=1e-7)
+    assert np.abs(eq.bodies["B"][:2]).max() < 1e-9 and np.abs(eq.points["C"][:2]).max() < 1e-9
+    tol = 1e-6 * exact["total"]
+    np.testing.assert_allclose(eq.forces["A"], [0.0, 0.0, -exact["total"]], atol=tol)
+    np.testing.assert_allclose(eq.body_forces["B"][:3], [0.0, 0.0, exact["body"]], atol=tol)
+    assert eq.residual <= eq.tol
+    # a run from it (both its lines' shapes, the body and the point) stays still
+    res = run_system({**case, "initial": {"shape": "equilibrium"},
+                      "solver": {**case["solver"], "duration": 0.5}}, progress=False)
+    zb = res.bodies["B"]["position"][1][:, 2]
+    zc = res.points["C"]["position"][1][:, 2]
+    assert np.abs(zb - exact["zb"]).max() < 1e-7 and np.abs(zc - exact["zc"]).max() < 1e-7
+    f_h = res.lines["H"].data_vars["end_force"][1][0]
+    assert f_h[2] == pytest.approx(exact["h_end"], rel=1e-6)

@@ -11,9 +11,10 @@ import sys
 import warnings
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .case import Case, CaseError, CaseWarning, load_case
+if TYPE_CHECKING:
+    from .case import Case
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILED = 1
@@ -65,7 +66,7 @@ def _load_any(path: str, args: argparse.Namespace | None = None):
     """A single-line Case or a SystemCase (system_case.py: a case with lines and points, or
     a MoorDyn deck with several lines). system_case.py (and rigid_body.py with it) is
     imported only for a system: ~0.05 s of a single-line run's start (issue 22)."""
-    from .case import is_system, load_case, read_case_source
+    from .case import CaseWarning, is_system, load_case, read_case_source
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", CaseWarning)
@@ -87,6 +88,7 @@ def _load_any(path: str, args: argparse.Namespace | None = None):
 # -- check ---------------------------------------------------------------------------------
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    from .case import Case
     from .estimates import static_top_tension
     from .integrate import output_times
     from .models import build_model
@@ -270,6 +272,7 @@ def _print_sea(case: Case, dt_crit: float, nodes=None) -> None:
 def _critical_dt_without_seabed(case: Case) -> float | None:
     """The formulation's RK4 limit [s] for the same case with no seabed (None when the
     model offers no such bound)."""
+    from .case import CaseError, load_case
     from .models import build_model
 
     raw = case.to_dict()
@@ -289,6 +292,7 @@ def _vec(v) -> str:
 def _cmd_statics(args: argparse.Namespace) -> int:
     import time
 
+    from .case import Case, CaseError, load_case
     from .models import build_model
     from .start import initial_state
 
@@ -346,6 +350,8 @@ def _write_shape_case(eq, args: argparse.Namespace, load) -> None:
     checking with ``load`` (load_case or load_system) that it loads from where it is
     written."""
     import yaml
+
+    from .case import CaseError
 
     raw = eq.to_case_dict()
     out = Path(args.output)
@@ -437,6 +443,7 @@ def _statics_system(case, args: argparse.Namespace) -> int:
 # -- run / plot / animate -------------------------------------------------------------------
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from .case import Case
     from .results import save_results
     from .simulate import run_case
 
@@ -481,6 +488,7 @@ def _run_system(case, args: argparse.Namespace, progress: bool | None) -> int:
 
 def _open_results(path: str):
     """A single-line results Dataset, or a system's SystemView (system_plot.py)."""
+    from .case import CaseError
     from .results import load_results
     from .system_plot import is_system_results, open_system
 
@@ -516,6 +524,7 @@ def _cmd_animate(args: argparse.Namespace) -> int:
 # -- examples -----------------------------------------------------------------------------
 
 def _cmd_examples(args: argparse.Namespace) -> int:
+    from .case import CaseError
     files = _example_files()
     names = sorted(files)
     if not args.name:
@@ -562,6 +571,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_import(args: argparse.Namespace) -> int:
     import yaml
+
+    from .case import CaseWarning
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", CaseWarning)
@@ -773,11 +784,13 @@ def main(argv: list[str] | None = None) -> int:
     import atexit
     import gc
 
-    from .integrate import SimulationError
-
     atexit.unregister(_skip_exit_collection)
     atexit.register(_skip_exit_collection)
     args = build_parser().parse_args(argv)
+    # after parsing: `tetherdyn --help` and a usage error load neither pydantic nor numba
+    from .case import CaseError
+    from .integrate import SimulationError
+
     # a command allocates many long-lived objects (imports, numba's contexts) and few
     # cycles: collect the youngest generation less often while it runs (~0.08 s a run)
     thresholds = gc.get_threshold()

@@ -430,10 +430,6 @@ def load_system(source: str | Path | dict, *, base_dir: str | Path | None = None
         errors += errs
         if not errs:
             body_states[name] = body_state0(b, folder)
-    if data.initial.shape == "equilibrium":
-        errors += [f"lines.{name}.model.type: initial.shape equilibrium (the system's "
-                   "statics) takes lumped_mass lines only in this version (got higher_order)"
-                   for name, s in data.lines.items() if s.model.get("type") == "higher_order"]
     lines: dict[str, Case] = {}
     for name, spec in data.lines.items():
         line, errs = _line_raw(name, spec, data, raw, positions, body_states)

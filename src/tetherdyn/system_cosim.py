@@ -132,9 +132,7 @@ class SystemSimulator(SteppedRun):
 
     def line_tensions(self, line: str) -> np.ndarray:
         """Line ``line``'s element tensions now [N] (a view: reused by the next step)."""
-        k = list(self.model.line_models).index(line)
-        node_off = self.model._probe[4]
-        return self.model._probe[5][0, node_off[k] - k:node_off[k + 1] - k - 1]
+        return self.model.last_tensions(line)
 
     def line_end_forces(self, line: str) -> np.ndarray:
         """(2, 3): the forces [N] line ``line`` exerts on its start and end holders now."""

@@ -114,14 +114,10 @@ class SystemEquilibrium:
         return rpy_from_quaternion(self.bodies[body][3:7])
 
     def state(self, model: LineSystem | None = None) -> np.ndarray:
-        """The system model's state at rest in this equilibrium (models/system.py's
-        layout: each line's ``[r, 0]``, then each free point's ``[r_p, 0]``, then each
-        free body's 13 states, models/system_bodies.py)."""
+        """The system model's state at rest in this equilibrium (:func:`rest_state`)."""
         model = _build(self.case) if model is None else model
-        y = np.concatenate([self.lines[k].y for k in model.line_models]
-                           + [np.concatenate([self.points[p], np.zeros(3)])
-                              for p in model.free_points]
-                           + [self.bodies[b] for b in getattr(model, "free_bodies", [])])
+        y = rest_state(model, {k: eq.y for k, eq in self.lines.items()}, self.points,
+                       self.bodies)
         model.enforce(0.0, y, model.data)
         return y
 
@@ -154,6 +150,22 @@ class SystemEquilibrium:
 def _build(case: SystemCase) -> LineSystem:
     """The system model of a case (with bodies: models/system_bodies.py's)."""
     return build_system(case)
+
+
+def rest_state(model: LineSystem, lines: dict[str, np.ndarray],
+               points: dict[str, np.ndarray], bodies: dict[str, np.ndarray]) -> np.ndarray:
+    """The system model's state at rest, in its own layout (``line_slices``,
+    ``point_slice``, ``body_slice``: lumped_mass lines, free points, free bodies, then
+    higher_order lines): each line's single-line state ``lines[k]`` ([r, v], v = 0 at
+    rest), each free point at ``points[p]`` [m] at rest, each free body's 13 states."""
+    y = np.zeros(model.n_state)
+    for k, sl in model.line_slices().items():
+        y[sl] = lines[k]
+    for p in model.free_points:
+        y[model.point_slice(p)][:3] = points[p]
+    for b in getattr(model, "free_bodies", []):
+        y[model.body_slice(b)] = bodies[b]
+    return y
 
 
 def _rotvec_quaternion(theta: np.ndarray) -> np.ndarray:
@@ -391,10 +403,9 @@ class SystemStatics:
     def _state(self, x: np.ndarray, eqs: dict[str, Equilibrium]) -> np.ndarray:
         """The system state at rest: the lines' equilibria, the free points and bodies at
         x."""
-        return np.concatenate([eqs[k].y for k in self.model.line_models]
-                              + [np.concatenate([x[3 * i:3 * i + 3], np.zeros(3)])
-                                 for i in range(len(self.free))]
-                              + [self.body_state(x, b) for b in self.free_bodies])
+        return rest_state(self.model, {k: eq.y for k, eq in eqs.items()},
+                          {p: x[3 * i:3 * i + 3] for i, p in enumerate(self.free)},
+                          {b: self.body_state(x, b) for b in self.free_bodies})
 
     def body_load(self, name: str, state: np.ndarray, f6_lines: np.ndarray) -> np.ndarray:
         """Everything acting on a free body at rest at ``state`` [N, N m; world axes,
@@ -561,8 +572,9 @@ class SystemStatics:
         data = RunData(model)
         times = self.t + dt * np.arange(1, DR_CHUNK + 1)
         Y = np.empty((DR_CHUNK, y.size))
-        rates = [np.arange(model.data.off[k] + 3 * m.n_nodes, model.data.off[k + 1])
-                 for k, m in enumerate(model.line_models.values())]
+        # each line's state is [r, v] (3 n each), lumped_mass and higher_order alike
+        rates = [np.arange((s.start + s.stop) // 2, s.stop)
+                 for s in model.line_slices().values()]
         rates += [np.arange(model.point_slice(p).start + 3, model.point_slice(p).stop)
                   for p in self.free]
         rates += [np.arange(model.body_slice(b).start + 7, model.body_slice(b).stop)
@@ -602,11 +614,6 @@ def solve_system(case: SystemCase | dict | str, *, rtol: float = 1e-6, t: float 
     methods tried, what to try)."""
     if not isinstance(case, SystemCase):
         case = load_system(case)
-    others = [f"lines.{k}.model.type: the system's statics takes lumped_mass lines only in "
-              f"this version (got {c.model.type})" for k, c in case.lines.items()
-              if c.model.type != "lumped_mass"]
-    if others:
-        raise CaseError("\n".join(others))
     t0 = time.perf_counter()
     ss = SystemStatics(case, rtol=rtol, t=t)
     x = ss.x0()

@@ -439,8 +439,10 @@ def ga_chunk(data, band, held, t, t_outputs, y, Y, a, an, y1, ya, F, Fp, ap, r, 
 
 def compiled_ga_chunk(model):
     """:func:`ga_chunk` compiled with ``model``'s kernels (and its helpers with them),
-    cached on disk per formulation (_jit.bind_kernels)."""
-    return bind_kernels(ga_chunk, {r: getattr(model, r) for r in KERNEL_ROLES},
+    cached on disk per formulation (_jit.bind_kernels). The class's kernels, not a lean
+    per-instance replacement (models/base.py): one compiled loop per formulation."""
+    cls = model if isinstance(model, type) else type(model)
+    return bind_kernels(ga_chunk, {r: getattr(cls, r) for r in KERNEL_ROLES},
                         helpers=(_trial, _jacobian, _newton))
 
 

@@ -61,6 +61,11 @@ integrate/implicit.py and docs/generalized_alpha.md). A formulation whose equati
   - ``held_acc(t, y, a, data)``: the prescribed accelerations of held coordinates into
     ``a`` (the other entries untouched).
 
+- the kernels generalized-α binds are the class's (``type(model).rhs`` …): a model may
+  replace ``rhs``, ``enforce`` or ``remesh`` per instance with faster kernels of the same
+  physics for the explicit loops (lumped_mass's lean path), which step them every stage;
+  generalized-α calls them once per step or trial beside ``force`` and ``mass``, so one
+  compiled loop per formulation serves every instance.
 - consistency (tests/test_generalized_alpha.py checks it for every model with the
   surface): on free coordinates ``rhs`` gives q̈ = M⁻¹F restricted to them, with the held
   accelerations on the right-hand side (M_ff q̈_f = F_f − M_fh a_h), and q̈_h = held_acc.

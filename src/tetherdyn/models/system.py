@@ -583,17 +583,10 @@ class LineSystem(Formulation):
         element tensions in ``self._probe[5]`` (line_outputs' stacked layout, columns
         node_off[k] - k to node_off[k + 1] - k - 1 for line k, node_off = ``self._probe[4]``)."""
         if getattr(self, "_probe", None) is None:
-            models = [self.line_models[k] for k in self.lumped]
-            L = len(models)
-            n = np.array([m.n_nodes for m in models])
-            node_off = np.concatenate([[0], np.cumsum(n)]).astype(np.int64)
-            tot, tot_e = int(n.sum()), int(n.sum()) - L
+            node_off, arrays = stacked_line_arrays(
+                1, [self.line_models[k].n_nodes for k in self.lumped])
             self._probe = (np.zeros(1), np.zeros((1, self.n_state)), np.empty(self.n_state),
-                           np.empty((3, 3)), node_off, np.zeros((1, tot_e)),
-                           np.empty((1, L, 3)), np.empty((1, L, 3)), np.empty((1, L)),
-                           np.empty((1, L)), np.zeros((1, tot)), np.zeros((1, tot_e)),
-                           np.zeros((1, tot)), np.zeros((1, tot)), np.zeros((1, tot, 3)),
-                           np.zeros((1, L, 6)))
+                           np.empty((3, 3)), node_off, *arrays)
         p = self._probe
         p[0][0] = t
         p[1][0] = y
@@ -601,6 +594,13 @@ class LineSystem(Formulation):
         self.diagnostics(p[0], p[1], self.data if data is None else data, False, *p[2:])
         out[:, 0] = p[6][0]
         out[:, 1] = p[7][0]
+
+    def last_tensions(self, line: str) -> np.ndarray:
+        """Line ``line``'s element tensions [N] at the last :meth:`end_forces` (a view of
+        its scratch, overwritten by the next call)."""
+        k = self.lumped.index(line)
+        node_off = self._probe[4]
+        return self._probe[5][0, node_off[k] - k:node_off[k + 1] - k - 1]
 
     def line_outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None
                      ) -> dict[str, dict]:
@@ -615,25 +615,37 @@ class LineSystem(Formulation):
         if replay:  # NodeRows._replay_data: fresh friction anchors, replayed per instant
             d = d._replace(stack=d.stack._replace(sea_anchor=np.zeros_like(
                 d.stack.sea_anchor)))
-        k, L = times.size, len(models)
-        n = np.array([m.n_nodes for m in models])
-        node_off = np.concatenate([[0], np.cumsum(n)]).astype(np.int64)
-        tot, tot_e = int(n.sum()), int(n.sum()) - L
-        arrays = (np.zeros((k, tot_e)), np.empty((k, L, 3)), np.empty((k, L, 3)),
-                  np.empty((k, L)), np.empty((k, L)), np.zeros((k, tot)), np.zeros((k, tot_e)),
-                  np.zeros((k, tot)), np.zeros((k, tot)), np.zeros((k, tot, 3)),
-                  np.zeros((k, L, 6)))
+        node_off, arrays = stacked_line_arrays(times.size, [m.n_nodes for m in models])
         Yc = np.array(Y, dtype=float, order="C")
         self.diagnostics(times, Yc, d, replay, np.empty(Yc.shape[1]), np.empty((3, 3)), node_off,
                     *arrays)
-        out = {}
-        tension, f0, f1, ke, pe, curv, shear, eta, grounded, bed_force, wout = arrays
-        for i, (name, s) in enumerate(self.line_slices().items()):
-            m = self.line_models[name]
-            nodes = slice(node_off[i], node_off[i + 1])
-            elems = slice(node_off[i] - i, node_off[i + 1] - i - 1)
-            res = [tension[:, elems], f0[:, i], f1[:, i], ke[:, i], pe[:, i], curv[:, nodes],
-                   shear[:, elems], eta[:, nodes], grounded[:, nodes], bed_force[:, nodes],
-                   wout[:, i]]
-            out[name] = m.outputs_from(Yc[:, s], [np.ascontiguousarray(a) for a in res])
-        return out
+        return {name: self.line_models[name].outputs_from(
+                    Yc[:, s], line_arrays(arrays, node_off, i))
+                for i, (name, s) in enumerate(self.line_slices().items())}
+
+
+def stacked_line_arrays(k: int, n_nodes: list[int]) -> tuple[np.ndarray, tuple]:
+    """The output arrays ``_line_instants`` fills for k instants of lumped-mass lines of
+    ``n_nodes`` nodes each, stacked (line i's nodes: columns node_off[i]:node_off[i + 1],
+    its elements the same less i; per-line values: column i): node_off and (tension,
+    start_force, end_force, kinetic, potential, curvature, shear, eta, grounded,
+    bed_force, winch_out)."""
+    n = np.asarray(n_nodes, dtype=np.int64)
+    L = n.size
+    node_off = np.concatenate([[0], np.cumsum(n)]).astype(np.int64)
+    tot, tot_e = int(n.sum()), int(n.sum()) - L
+    return node_off, (np.zeros((k, tot_e)), np.empty((k, L, 3)), np.empty((k, L, 3)),
+                      np.empty((k, L)), np.empty((k, L)), np.zeros((k, tot)),
+                      np.zeros((k, tot_e)), np.zeros((k, tot)), np.zeros((k, tot)),
+                      np.zeros((k, tot, 3)), np.zeros((k, L, 6)))
+
+
+def line_arrays(arrays: tuple, node_off: np.ndarray, i: int) -> list[np.ndarray]:
+    """Line i's own contiguous copies of :func:`stacked_line_arrays`' arrays, in the order
+    LumpedMass.outputs_from takes them."""
+    tension, f0, f1, ke, pe, curv, shear, eta, grounded, bed_force, wout = arrays
+    nodes = slice(node_off[i], node_off[i + 1])
+    elems = slice(node_off[i] - i, node_off[i + 1] - i - 1)
+    return [np.ascontiguousarray(a) for a in (
+        tension[:, elems], f0[:, i], f1[:, i], ke[:, i], pe[:, i], curv[:, nodes],
+        shear[:, elems], eta[:, nodes], grounded[:, nodes], bed_force[:, nodes], wout[:, i])]

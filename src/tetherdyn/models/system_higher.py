@@ -51,7 +51,7 @@ from .higher_order import remesh as ho_remesh
 from .higher_order import rhs as ho_rhs
 from .nodes import ADDED_N, ADDED_T, MASS, mass_matrix_of
 from .nodes import enforce as ho_enforce
-from .system import XBODY, XPOINT
+from .system import XBODY, XPOINT, line_arrays, stacked_line_arrays
 from .system import check as lumped_check
 from .system import remesh as lumped_remesh
 from .system_bodies import RUN_FIELDS as BODY_RUN_FIELDS
@@ -305,15 +305,61 @@ class MixedSystem(BodySystem):
                     out.append((d.breaks0, d.coeffs0) if w == 0 else (d.breaks1, d.coeffs1))
         return out
 
+    def _higher_arrays(self, k: int) -> tuple[np.ndarray, tuple]:
+        """The higher_order lines' output arrays :func:`diagnostics` fills for k instants,
+        stacked as its docstring says: hnode_off and (tension, start_force, end_force,
+        kinetic, potential, curvature, twist, torsion_force, eta, grounded, bed_force,
+        winch_out)."""
+        hn = np.array([self.line_models[n].n_nodes for n in self.others], dtype=np.int64)
+        H = hn.size
+        hnode_off = np.concatenate([[0], np.cumsum(hn)]).astype(np.int64)
+        htot, htot_e = int(hn.sum()), int(hn.sum()) - H
+        return hnode_off, (np.zeros((k, htot_e)), np.empty((k, H, 3)), np.empty((k, H, 3)),
+                           np.empty((k, H)), np.empty((k, H)), np.zeros((k, htot)),
+                           np.zeros((k, htot_e)), np.zeros((k, htot, 3)), np.zeros((k, htot)),
+                           np.zeros((k, htot)), np.zeros((k, htot, 3)), np.zeros((k, H, 6)))
+
     def end_forces(self, t: float, y: np.ndarray, out: np.ndarray,
                    data: tuple | None = None) -> None:
         """Forces [N] every line exerts on its start (out[k, 0]) and end (out[k, 1])
-        holders at state y, time t (line k in the order of ``lines``), through
-        :meth:`line_outputs` (allocates; the run's friction anchors not replayed)."""
-        outs = self.line_outputs(np.array([t]), y[None, :], data, replay=False)
-        for k, name in enumerate(self.line_models):
-            out[k, 0] = outs[name]["start_force"][0]
-            out[k, 1] = outs[name]["end_force"][0]
+        holders at state y, time t (line k in the order of ``lines``) with a run's ``data``
+        (None: the model's own), through :func:`diagnostics` at one instant (the run's
+        friction anchors not replayed; the higher_order lines' twist tracking left as it
+        was); no allocation after the first call (the step API's, system_cosim.py). Leaves
+        the element tensions for :meth:`last_tensions`."""
+        d = self.data if data is None else data
+        p = getattr(self, "_mprobe", None)
+        if p is None:
+            node_off, arrays = stacked_line_arrays(
+                1, [self.line_models[k].n_nodes for k in self.lumped])
+            hnode_off, harrays = self._higher_arrays(1)
+            rows = [(0, self.lumped.index(k)) if k in self.lumped else (1, self.others.index(k))
+                    for k in self.line_models]
+            p = self._mprobe = (np.zeros(1), np.zeros((1, self.n_state)),
+                                np.empty(self.n_state), np.empty((3, 3)), node_off, arrays,
+                                hnode_off, harrays, [np.empty_like(h.tw) for h in d.ho], rows)
+        times, Y, dydt, M, node_off, arrays, hnode_off, harrays, saved, rows = p
+        times[0] = t
+        Y[0] = y
+        for h, keep in zip(d.ho, saved, strict=True):
+            keep[:] = h.tw
+        diagnostics(times, Y, d, False, dydt, M, node_off, *arrays, hnode_off, *harrays)
+        for h, keep in zip(d.ho, saved, strict=True):
+            h.tw[:] = keep
+        for k, (kind, i) in enumerate(rows):
+            a = arrays if kind == 0 else harrays
+            out[k, 0] = a[1][0, i]
+            out[k, 1] = a[2][0, i]
+
+    def last_tensions(self, line: str) -> np.ndarray:
+        """Line ``line``'s element tensions [N] at the last :meth:`end_forces` (a view of
+        its scratch, overwritten by the next call)."""
+        _, _, _, _, node_off, arrays, hnode_off, harrays, _, _ = self._mprobe
+        if line in self.lumped:
+            k = self.lumped.index(line)
+            return arrays[0][0, node_off[k] - k:node_off[k + 1] - k - 1]
+        h = self.others.index(line)
+        return harrays[0][0, hnode_off[h] - h:hnode_off[h + 1] - h - 1]
 
     def line_outputs(self, times: np.ndarray, Y: np.ndarray, data: tuple | None = None,
                      replay: bool | None = None) -> dict[str, dict]:
@@ -329,24 +375,9 @@ class MixedSystem(BodySystem):
                 d.stack.sea_anchor)), ho=tuple(h._replace(sea_anchor=np.zeros_like(
                     h.sea_anchor)) for h in d.ho))
         k = times.size
-        lum = [self.line_models[n] for n in self.lumped]
-        L = len(lum)
-        n = np.array([m.n_nodes for m in lum], dtype=np.int64)
-        node_off = np.concatenate([[0], np.cumsum(n)]).astype(np.int64)
-        tot, tot_e = int(n.sum()), int(n.sum()) - L
-        arrays = (np.zeros((k, tot_e)), np.empty((k, L, 3)), np.empty((k, L, 3)),
-                  np.empty((k, L)), np.empty((k, L)), np.zeros((k, tot)), np.zeros((k, tot_e)),
-                  np.zeros((k, tot)), np.zeros((k, tot)), np.zeros((k, tot, 3)),
-                  np.zeros((k, L, 6)))
-        hos = [self.line_models[n] for n in self.others]
-        H = len(hos)
-        hn = np.array([m.n_nodes for m in hos], dtype=np.int64)
-        hnode_off = np.concatenate([[0], np.cumsum(hn)]).astype(np.int64)
-        htot, htot_e = int(hn.sum()), int(hn.sum()) - H
-        harrays = (np.zeros((k, htot_e)), np.empty((k, H, 3)), np.empty((k, H, 3)),
-                   np.empty((k, H)), np.empty((k, H)), np.zeros((k, htot)),
-                   np.zeros((k, htot_e)), np.zeros((k, htot, 3)), np.zeros((k, htot)),
-                   np.zeros((k, htot)), np.zeros((k, htot, 3)), np.zeros((k, H, 6)))
+        node_off, arrays = stacked_line_arrays(
+            k, [self.line_models[n].n_nodes for n in self.lumped])
+        hnode_off, harrays = self._higher_arrays(k)
         Yc = np.array(Y, dtype=float, order="C")
         saved = [h.tw.copy() for h in d.ho]
         diagnostics(np.ascontiguousarray(times, dtype=float), Yc, d, replay,
@@ -356,15 +387,9 @@ class MixedSystem(BodySystem):
             h.tw[:] = s
         sl = self.line_slices()
         out = {}
-        tension, f0, f1, ke, pe, curv, shear, eta, grounded, bed_force, wout = arrays
         for i, name in enumerate(self.lumped):
-            nodes = slice(node_off[i], node_off[i + 1])
-            elems = slice(node_off[i] - i, node_off[i + 1] - i - 1)
-            res = [tension[:, elems], f0[:, i], f1[:, i], ke[:, i], pe[:, i], curv[:, nodes],
-                   shear[:, elems], eta[:, nodes], grounded[:, nodes], bed_force[:, nodes],
-                   wout[:, i]]
             out[name] = self.line_models[name].outputs_from(
-                Yc[:, sl[name]], [np.ascontiguousarray(a) for a in res])
+                Yc[:, sl[name]], line_arrays(arrays, node_off, i))
         (tension, f0, f1, ke, pe, curv, twist, tors, eta, grounded, bed_force,
          wout) = harrays
         for h, name in enumerate(self.others):
