@@ -300,6 +300,20 @@ def _fluid_part(rho, frac, s, coef, inertia, L, qx, qy, qz, vx, vy, vz, dvx, dvy
 
 
 @inline_kernel
+def _element_medium(par, ha, hb):
+    """(f, wet_a, rho_w, rho_air, rho_added) of an element whose ends are ha, hb [m] above
+    the surface: its wetted fraction and wet end (wetted_fraction's rule; wholly wet
+    without a water level), the two media's densities and the added-mass density
+    f rho_w + (1 - f) rho_air [kg/m^3]."""
+    rw = par[RHO_WATER]
+    ra = par[RHO_AIR]
+    if par[HAS_SURFACE] == 0.0:
+        return 1.0, True, rw, ra, rw
+    f, wet_a = _fraction(ha, hb)
+    return f, wet_a, rw, ra, f * rw + (1.0 - f) * ra
+
+
+@inline_kernel
 def _part_centroids(f, wet_a):
     """Arc fractions from end a of the wet part's centroid ([0, f] from a, or [1 - f, 1])
     and the dry part's."""
@@ -379,14 +393,7 @@ def element_wave_loads(par, current, wind, waves, grid, t, tw, coef, ha, hb, ax,
     plus the current; the dry part's: the wind. ``tw``: waves.wave_time's weights;
     ``coef``: (law, diameter, area, length0, cd_n, cd_t, ca_n, ca_t); g (3) [m/s^2];
     ``work``: 7 floats of scratch."""
-    f = 1.0
-    wet_a = True
-    rw = par[RHO_WATER]
-    ra = par[RHO_AIR]
-    rho_added = rw
-    if par[HAS_SURFACE] != 0.0:
-        f, wet_a = _fraction(ha, hb)
-        rho_added = f * rw + (1.0 - f) * ra
+    f, wet_a, rw, ra, rho_added = _element_medium(par, ha, hb)
     dx = bx - ax
     dy = by - ay
     dz = bz - az
@@ -445,15 +452,8 @@ def element_calm(par, current, wind, law, diameter, area, length0, cd_n, cd_t, a
     dy = by - ay
     dz = bz - az
     L = math.sqrt(dx * dx + dy * dy + dz * dz)
-    f = 1.0
-    wet_a = True
-    rw = par[RHO_WATER]
-    ra = par[RHO_AIR]
-    rho_added = rw
-    if par[HAS_SURFACE] != 0.0:
-        wl = par[WATER_LEVEL]
-        f, wet_a = _fraction(az - wl, bz - wl)
-        rho_added = f * rw + (1.0 - f) * ra
+    wl = par[WATER_LEVEL]
+    f, wet_a, rw, ra, rho_added = _element_medium(par, az - wl, bz - wl)
     if L == 0.0:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, f, rho_added
     sw, sd = _part_centroids(f, wet_a)

@@ -868,20 +868,6 @@ def _field_value(grid, ia, wa, ib, wb, nbc, iz, wz, slot, h0, d0, h1, d1, out, o
 
 
 @inline_kernel
-def _hermite(grid, t):
-    """(slice j, its slot, weights of f_j, T f'_j, f_j+1, T f'_j+1) for time t [s]: cubic
-    Hermite on the slice interval [j T, (j + 1) T]."""
-    sj = t * grid[G_IDT]
-    j = np.floor(sj)  # a float, as _uni_cell's: the fills compile once for both
-    tau = sj - j
-    t2 = tau * tau
-    t3 = t2 * tau
-    slot = int(j - 2.0 * math.floor(0.5 * j))
-    return (j, slot, 2.0 * t3 - 3.0 * t2 + 1.0, (t3 - 2.0 * t2 + tau) * grid[G_DT],
-            3.0 * t2 - 2.0 * t3, (t3 - t2) * grid[G_DT])
-
-
-@inline_kernel
 def stretched_height(par, zc, eta):
     """The height [m] above the calm level where the linear profile is evaluated for a point
     zc [m] above the calm level under a surface at eta [m]; nan where the kinematics are 0
@@ -910,7 +896,7 @@ def _grid_kinematics(grid, par, t, x, y, z, out):
     ia, wa, ib, wb, nbc = _locate(grid, x, y)
     if ia < 0:
         return False
-    j, slot, h0, d0, h1, d1 = _hermite(grid, t)
+    j, slot, h0, d0, h1, d1 = wave_time(grid, t)
     if not _eta_ready(grid, ia, ib, nbc, j, slot):
         return False
     eta = _eta_value(grid, ia, wa, ib, wb, nbc, slot, h0, d0, h1, d1)
@@ -1099,7 +1085,7 @@ def _kinematics_slow(waves, grid, par, t, x, y, z, out):
             out[i] = 0.0
         ia, wa, ib, wb, nbc = _locate(grid, x, y)
         if ia >= 0:
-            j, slot, h0, d0, h1, d1 = _hermite(grid, t)
+            j, slot, h0, d0, h1, d1 = wave_time(grid, t)
             _fill_eta_cell(waves, grid, ia, ib, nbc, j)
             eta = _eta_value(grid, ia, wa, ib, wb, nbc, slot, h0, d0, h1, d1)
             out[0] = eta

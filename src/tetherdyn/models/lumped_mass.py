@@ -132,7 +132,7 @@ from .nodes import (
     rest_rates,
     sea_added_mass,
     sea_anchors,
-    sea_instant,
+    sea_instant_of,
     sea_loads,
     sea_outputs,
     shift_anchors,
@@ -860,18 +860,10 @@ def _lean_sea(t, n, lean, EA, C, compression, slack_damping, held0, held1, motio
     v0 = 3 * n
     N = n - 1
     for e in range(N):
-        L, qx, qy, qz, T = _lean_element(pos[e, 0], pos[e, 1], pos[e, 2], vel[e, 0],
-                                         vel[e, 1], vel[e, 2], pos[e + 1, 0], pos[e + 1, 1],
-                                         pos[e + 1, 2], vel[e + 1, 0], vel[e + 1, 1],
-                                         vel[e + 1, 2], lean[e, LU], lean[e, INV_LU], EA, C,
-                                         compression, slack_damping)
-        i = v0 + 3 * e
-        dydt[i] = T * qx
-        dydt[i + 1] = T * qy
-        dydt[i + 2] = T * qz
-        tangent[e, 0] = qx
-        tangent[e, 1] = qy
-        tangent[e, 2] = qz
+        _vacuum_element(e, v0 + 3 * e, pos[e, 0], pos[e, 1], pos[e, 2], vel[e, 0], vel[e, 1],
+                        vel[e, 2], pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2], vel[e + 1, 0],
+                        vel[e + 1, 1], vel[e + 1, 2], lean, EA, C, compression, slack_damping,
+                        dydt, tangent)
     px = py = pz = 0.0  # f of the element before the node
     an0 = c0 = ax = ay = az = 0.0  # its ½a_n, ½(a_t − a_n), q̂ (none at node 0)
     for i in range(n):
@@ -1135,11 +1127,7 @@ def instant(j, t, y, dydt, d, replay, M, tension, start_force, end_force, curvat
                              d.vel, d.force, d.tension, d.length, dydt, d.tmp, M, tension,
                              start_force, end_force, winch_out)
     if sea:
-        sea_instant(j, t, n, d.sea_par, d.sea_current, d.sea_wind, d.sea_waves,
-                    d.sea_grid, d.pos, d.bedf, d.gnd, d.fout, eta, grounded, bed_force)
-        if replay and d.sea_par[BED] != 0.0:
-            sea_anchors(y, n, ns, d.flags, d.scal, d.elem, d.sea_par, d.sea_bed,
-                        d.sea_bed_axes, d.sea_anchor, d.pos, d.vel, d.fout)
+        sea_instant_of(j, t, y, n, ns, d, replay, eta, grounded, bed_force)
     if d.flags[BENDING]:
         r2 = d.r2
         for i in range(n):

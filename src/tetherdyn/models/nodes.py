@@ -525,6 +525,20 @@ def _element_added(e, nodal, area, rho_added, scal, elem, wadd):
     wadd[e, 1] = scal[CA_T] * per
 
 
+@inline_kernel
+def _element_into(e, fax, fay, faz, fbx, fby, fbz, rho_added, nodal, area, scal, elem, force,
+                  wadd):
+    """Element e's fluid loads fa, fb [N] added on its two nodes in force, its added mass
+    by medium (density rho_added) into wadd (:func:`_element_added`)."""
+    force[e, 0] += fax
+    force[e, 1] += fay
+    force[e, 2] += faz
+    force[e + 1, 0] += fbx
+    force[e + 1, 1] += fby
+    force[e + 1, 2] += fbz
+    _element_added(e, nodal, area, rho_added, scal, elem, wadd)
+
+
 @kernel
 def sea_node_waves(t, n, flags, scal, elem, nodal, par, current, wind, waves, grid, pos, vel,
                    force, wadd, fout):
@@ -562,13 +576,8 @@ def sea_node_waves(t, n, flags, scal, elem, nodal, par, current, wind, waves, gr
             par, current, wind, waves, grid, t, tw, coef, ha, hb, ax, ay, az, bx, by, bz,
             vel[e, 0], vel[e, 1], vel[e, 2], vel[e + 1, 0], vel[e + 1, 1], vel[e + 1, 2],
             coef_g, work)
-        force[e, 0] += fax
-        force[e, 1] += fay
-        force[e, 2] += faz
-        force[e + 1, 0] += fbx
-        force[e + 1, 1] += fby
-        force[e + 1, 2] += fbz
-        _element_added(e, nodal, area, rho_added, scal, elem, wadd)
+        _element_into(e, fax, fay, faz, fbx, fby, fbz, rho_added, nodal, area, scal, elem,
+                      force, wadd)
         ax, ay, az, ha = bx, by, bz, hb
 
 
@@ -593,13 +602,8 @@ def sea_node_loads(t, n, flags, scal, elem, ends, nodal, par, current, wind, wav
                 pos[e, 0], pos[e, 1], pos[e, 2], pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2],
                 vel[e, 0], vel[e, 1], vel[e, 2], vel[e + 1, 0], vel[e + 1, 1], vel[e + 1, 2],
                 scal[GX], scal[GY], scal[GZ])
-            force[e, 0] += fax
-            force[e, 1] += fay
-            force[e, 2] += faz
-            force[e + 1, 0] += fbx
-            force[e + 1, 1] += fby
-            force[e + 1, 2] += fbz
-            _element_added(e, nodal, area, rho_added, scal, elem, wadd)
+            _element_into(e, fax, fay, faz, fbx, fby, fbz, rho_added, nodal, area, scal,
+                          elem, force, wadd)
     for w in range(2):
         if flags[HELD0 + w] == 0 and (ends[w, BODY_V] > 0.0 or ends[w, BODY_DRAG] > 0.0):
             sea_body_load(t, 0 if w == 0 else n - 1, ends[w], scal, par, current, wind,
@@ -753,6 +757,18 @@ def sea_instant(j, t, n, par, current, wind, waves, grid, pos, bedf, gnd, fout, 
     a whole run's arrays and a system's per-line slices share one compiled copy.)"""
     sea_node_instant(j, t, n, par, waves, grid, pos, bedf, gnd, fout, eta[:, :],
                      grounded[:, :], bed_force[:, :, :])
+
+
+@inline_kernel
+def sea_instant_of(j, t, y, n, ns, d, replay, eta, grounded, bed_force):
+    """:func:`sea_instant` of a formulation's data tuple ``d`` (its sea fields, pos, bedf,
+    gnd, fout) and, when ``replay`` and with a seabed, the friction anchors updated at the
+    state y as a run does after each step (:func:`sea_anchors`; sea.replay_anchors' rule)."""
+    sea_instant(j, t, n, d.sea_par, d.sea_current, d.sea_wind, d.sea_waves, d.sea_grid,
+                d.pos, d.bedf, d.gnd, d.fout, eta, grounded, bed_force)
+    if replay and d.sea_par[BED] != 0.0:
+        sea_anchors(y, n, ns, d.flags, d.scal, d.elem, d.sea_par, d.sea_bed, d.sea_bed_axes,
+                    d.sea_anchor, d.pos, d.vel, d.fout)
 
 
 def sea_data(case, arc_length: np.ndarray, ns: int, n_elem_rows: int) -> dict:
