@@ -427,7 +427,7 @@ def rhs(t, y, dydt, d):
                    d.tmp, dydt)
 
 
-# -- the lean path (no winch, no bending, no sea: LumpedMass.lean) -----------------------
+# -- the lean path (no winch, no bending: LumpedMass.lean) ---------------------------------
 # Columns of ``lean`` (constant, one row per node; element e's columns in row e): per node
 # its weight w·g [N] (w = m − ρV, seed 004 eqs. (2.13), (2.16)), 1/m and m [kg] (payload
 # included); per element L_u [m], 1/L_u [1/m], half its normal added mass ½a_n and
@@ -727,10 +727,10 @@ def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, h
     free node above the seabed, the sea path's loads (nodes.sea_loads: per element
     buoyancy, drag and added mass of water, no Morison inertia in a steady flow; no
     contact) are these. Returns False, with dy/dt incomplete, at the first node that is
-    not (the caller then runs the general :func:`rhs`); True when done. Writes the end
-    nodes' loads (before a payload's) into force, the elements' tangents into tangent
-    and, in the sea, the end elements' added masses into wadd: what a system reads
-    (models/system.py)."""
+    not (the caller then runs the lean sea pass, :func:`_lean_sea_rhs`); True when done.
+    Writes the end nodes' loads (before a payload's) into force, the elements' tangents
+    into tangent and, in the sea, the end elements' added masses into wadd: what a system
+    reads (models/system.py)."""
     v0 = 3 * n
     if held0:
         eval_motion(b0, coef0, t, motion[0])
