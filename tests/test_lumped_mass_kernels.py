@@ -227,7 +227,8 @@ def test_lean_path_in_a_calm_sea_is_the_sea_path():
     under the water level and above the bed its dy/dt is the general sea path's
     (nodes.sea_loads: per element buoyancy, drag, added mass of water; a free end's body
     by nodes.sea_body_load) to rounding, and a state with a node in the air or in the
-    bed goes through the general path itself (bit for bit)."""
+    bed goes through the lean sea pass (lumped_mass._lean_sea_rhs: the general path's
+    sea loads, the lean tension and node passes), again to rounding."""
     from tetherdyn.models import lumped_mass
 
     tether = dict(length=8.0, diameter=0.02, mass_per_length=0.8, EA=5e4, axial_damping=30.0,
@@ -259,4 +260,51 @@ def test_lean_path_in_a_calm_sea_is_the_sea_path():
             yc[3 * node + 2] = height
             lumped_mass.rhs(t, yc, a, model.data)
             model.rhs(t, yc, b, model.data)
-            assert np.array_equal(a, b)
+            if node == 4:
+                assert model.data.gnd[4] == 1.0  # the seabed's contact is exercised
+            np.testing.assert_allclose(b, a, rtol=0, atol=1e-12 * np.max(np.abs(a)))
+
+
+@pytest.mark.parametrize("waves", [
+    dict(type="jonswap", hs=2.0, tp=6.0, components=30, seed=2, direction_deg=20.0),
+    dict(type="airy", height=1.5, period=5.0, direction_deg=-30.0)])
+def test_lean_path_in_waves_is_the_sea_path(waves):
+    """Self check: a line without winch or bending in waves (irregular on the precomputed
+    grid, regular summed directly; Wheeler stretching) steps with the lean sea pass
+    (flags[LEAN] == LEAN_SEA: the general path's sea loads, the lean tension and node
+    passes); its dy/dt is the general rhs's to rounding on states crossing the wavy
+    surface (elements wet, dry and partly wet), with a free end's body in the sea and a
+    prescribed start."""
+    from tetherdyn.models import lumped_mass
+
+    tether = dict(length=8.0, diameter=0.02, mass_per_length=0.8, EA=5e4, axial_damping=30.0,
+                  cd_normal=1.3, cd_tangential=0.05, ca_tangential=0.3)
+    case = tetherdyn.load_case(dict(
+        tether=tether, model=dict(type="lumped_mass", elements=5),
+        environment=dict(fluid_density=1025.0, current=[0.3, 0.1, 0.0], water_level=-3.0,
+                         waves=waves),
+        start=dict(type="prescribed", trajectory=dict(t=[0.0, 3.0], x=[0.0, 0.6],
+                                                      y=[0.0, 0.0], z=[0.0, 0.3])),
+        end=dict(type="free", mass=2.0, volume=0.004, drag_area=0.05, ca=0.8),
+        solver=dict(dt=1e-3, duration=1.0)))
+    model = build_model(case)
+    assert model.lean and not model.calm_sea and model.rhs is lumped_mass.rhs_lean_fluid
+    assert model.data.flags[lumped_mass.LEAN] == lumped_mass.LEAN_SEA
+    rng = np.random.default_rng(6)
+    n = model.n_nodes
+    z = -1.5 * np.arange(n)  # from 0 down to -7.5 m: through the surface at -3 m
+    wet = set()
+    for t in (0.3, 1.7, 2.2):
+        pos = np.column_stack([rng.normal(size=n), rng.normal(size=n),
+                               z + 0.3 * rng.normal(size=n)])
+        y = np.concatenate([pos.ravel(), rng.normal(size=3 * n)])
+        a = np.empty_like(y)
+        b = np.empty_like(y)
+        lumped_mass.rhs(t, y, a, model.data)
+        # the added mass by medium: a wholly wet element's 1, a dry one's rho_air / rho_w
+        r = model.data.wadd[:n - 1, 0] / model.data.wadd[n - 2, 0]
+        wet.update(np.where(r == 1.0, "wet", np.where(r < 0.002, "dry", "partly wet")))
+        model.rhs(t, y, b, model.data)
+        assert np.all(np.abs(a[3 * n + 3:]) > 1e-3)  # loads on every free node
+        np.testing.assert_allclose(b, a, rtol=0, atol=1e-12 * np.max(np.abs(a)))
+    assert wet == {"wet", "dry", "partly wet"}

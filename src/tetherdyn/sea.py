@@ -30,7 +30,7 @@ import math
 import numpy as np
 
 from ._jit import inline_kernel, kernel
-from .hydro import element_drag, element_drag_xyz
+from .hydro import element_drag_xyz
 from .waves import (
     AMP,
     N_WAVE_PAR,
@@ -39,15 +39,18 @@ from .waves import (
     WATER_LEVEL,
     WAVE_DEPTH,
     build_waves,
+    elevation_point,
     fill_wave_par,
     wave_elevation,
     wave_kinematics,
+    wave_point,
+    wave_time,
 )
 
 __all__ = [
     "SEA_FIELDS", "SEA_RUN_FIELDS", "sea_arrays", "fluid_at", "element_fluid",
-    "element_fluid_calm", "element_fluid_waves", "element_calm", "element_waves",
-    "element_start", "wave_eta",
+    "element_fluid_calm", "element_fluid_waves", "element_calm", "element_wave_loads",
+    "surface_height", "sea_time", "wave_eta",
     "seabed_depth", "seabed_force", "update_anchor", "replay_anchors", "sea_results",
     "flow_velocity", "bathymetry_grid", "node_contact_geometry", "wetted_fraction",
     "STRETCH_CODES", "STRETCH", "WAVE_DEPTH", "WATER_LEVEL",
@@ -77,10 +80,6 @@ TABLE, POWER_LAW = 0, 1
 #: out sizes of fluid_at and element_fluid (element_fluid's out[8:] is scratch)
 FLUID_OUT = 8
 ELEMENT_OUT = 40
-# element_fluid scratch offsets
-_KIN = 8  # fluid kinematics at a part's centroid (8)
-_DRAG = 16  # drag force (3)
-_GEO = 20  # the element: a, b - a, v_a, v_b - v_a, unit tangent, length (16)
 
 #: air density when the case gives none [kg/m^3]
 AIR_DENSITY = 1.225
@@ -266,156 +265,17 @@ def wetted_fraction(par, waves, grid, t, ax, ay, az, bx, by, bz, work):
 
 
 @inline_kernel
-def element_start(par, ax, ay, az, bx, by, bz, vax, vay, vaz, vbx, vby, vbz, out):
-    """Zero element_fluid's loads and store the element's geometry in out[_GEO:_GEO+16]
-    (a, b - a, v_a, v_b - v_a, unit tangent, length); returns the length L [m] (0: the
-    tangent is left unset)."""
-    for k in range(6):
-        out[k] = 0.0
-    dx = bx - ax
-    dy = by - ay
-    dz = bz - az
-    L = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if L == 0.0:
-        return L
-    g = _GEO
-    out[g] = ax
-    out[g + 1] = ay
-    out[g + 2] = az
-    out[g + 3] = dx
-    out[g + 4] = dy
-    out[g + 5] = dz
-    out[g + 6] = vax
-    out[g + 7] = vay
-    out[g + 8] = vaz
-    out[g + 9] = vbx - vax
-    out[g + 10] = vby - vay
-    out[g + 11] = vbz - vaz
-    out[g + 12] = dx / L
-    out[g + 13] = dy / L
-    out[g + 14] = dz / L
-    out[g + 15] = L
-    return L
-
-
-@inline_kernel
-def _element_medium(par, f, out):
-    """element_fluid's out[6] (the wetted fraction f) and out[7] (the added-mass density)."""
-    out[6] = f
-    if par[HAS_SURFACE] == 0.0:
-        out[7] = par[RHO_WATER]
-    else:
-        out[7] = f * par[RHO_WATER] + (1.0 - f) * par[RHO_AIR]
-
-
-@inline_kernel
-def _part_z(s, out):
-    """Height [m] of the point at arc fraction s of the element in out[_GEO:]."""
-    return out[_GEO + 2] + s * out[_GEO + 5]
-
-
-@inline_kernel
-def _part_load(rho, law, frac, s, diameter, area, length0, cd_n, cd_t, ca_n, ca_t, gx, gy,
-               gz, out):
-    """Add the fluid load of the part [frac] of an element whose centroid is at arc
-    fraction s from end a, in a medium of density rho [kg/m^3] whose flow is in
-    out[_KIN:_KIN+7] (eta, velocity, acceleration at the centroid), to out[0:3] (end a)
-    and out[3:6] (end b), by the lever rule (b gets s, a gets 1 - s). The element's
-    geometry is in out[_GEO:_GEO+16] (element_start); scratch: out[_DRAG:_DRAG+3]."""
-    if rho == 0.0:
-        return
-    g = _GEO
-    L = out[g + 15]
-    qx = out[g + 12]
-    qy = out[g + 13]
-    qz = out[g + 14]
-    vol = rho * area * length0 * frac  # displaced mass [kg]
-    # buoyancy -rho V g of the part (Archimedes)
-    fx = -vol * gx
-    fy = -vol * gy
-    fz = -vol * gz
-    # drag at the centroid on the relative flow (hydro.element_drag; seed 004 eq. 2.12)
-    ux = out[g + 6] + s * out[g + 9] - out[_KIN + 1]
-    uy = out[g + 7] + s * out[g + 10] - out[_KIN + 2]
-    uz = out[g + 8] + s * out[g + 11] - out[_KIN + 3]
-    element_drag(law, rho, diameter, frac * L, cd_n, cd_t, qx, qy, qz, ux, uy, uz,
-                 out[_DRAG:_DRAG + 3])
-    fx += out[_DRAG]
-    fy += out[_DRAG + 1]
-    fz += out[_DRAG + 2]
-    # fluid inertia, Morison: rho V [(1 + ca_n) a_n + (1 + ca_t) a_t] (Froude–Krylov plus
-    # the flow's part of the added mass, seed 004 eqs. (2.14)-(2.15); docs/sea.md)
-    fax = out[_KIN + 4]
-    fay = out[_KIN + 5]
-    faz = out[_KIN + 6]
-    at = fax * qx + fay * qy + faz * qz
-    cn = vol * (1.0 + ca_n)
-    ct = vol * (1.0 + ca_t)
-    fx += cn * (fax - at * qx) + ct * at * qx
-    fy += cn * (fay - at * qy) + ct * at * qy
-    fz += cn * (faz - at * qz) + ct * at * qz
-    out[0] += (1.0 - s) * fx
-    out[1] += (1.0 - s) * fy
-    out[2] += (1.0 - s) * fz
-    out[3] += s * fx
-    out[4] += s * fy
-    out[5] += s * fz
-
-
-@inline_kernel
-def element_waves(par, current, wind, waves, grid, t, law, diameter, area, length0, cd_n,
-                  cd_t, ca_n, ca_t, L, ax, ay, az, bx, by, bz, gx, gy, gz, out):
-    """:func:`element_fluid_waves` after :func:`element_start` (``L``: what it returned;
-    the velocities are read from its geometry in out), for a loop over a chain of elements
-    that inlines it once (nodes.sea_node_waves). Each element computes the surface above
-    both its ends: handing end b's on to the next element (each node's once) made the
-    elements of the loop a serial dependency chain and the wave step ~20 % slower
-    (measured, rhs CPU time, N = 40 and 160)."""
-    f = 1.0
-    wet_a = True
-    if par[HAS_SURFACE] != 0.0:
-        wl = par[WATER_LEVEL]
-        ha = az - wl
-        hb = bz - wl
-        if max(az, bz) >= wl - par[ETA_MAX]:
-            ha = az - (wl + wave_elevation(waves, grid, par, t, ax, ay, out[_KIN:]))
-            hb = bz - (wl + wave_elevation(waves, grid, par, t, bx, by, out[_KIN:]))
-        f, wet_a = _fraction(ha, hb)
-    _element_medium(par, f, out)
-    if L == 0.0:
-        return
-    if f > 0.0:  # the wet part: [0, f] from a, or [1 - f, 1]
-        s = 0.5 * f if wet_a else 1.0 - 0.5 * f
-        g = _GEO
-        _water_flow(par, current, waves, grid, t, out[g] + s * out[g + 3],
-                    out[g + 1] + s * out[g + 4], _part_z(s, out), out, _KIN)
-        _part_load(par[RHO_WATER], law, f, s, diameter, area, length0, cd_n, cd_t, ca_n,
-                   ca_t, gx, gy, gz, out)
-    if f < 1.0:  # the dry part
-        s = 0.5 * (1.0 + f) if wet_a else 0.5 * (1.0 - f)
-        _air_flow(par, wind, _part_z(s, out), out, _KIN)
-        _part_load(par[RHO_AIR], law, 1.0 - f, s, diameter, area, length0, cd_n, cd_t,
-                   ca_n, ca_t, gx, gy, gz, out)
-
-
-@kernel
-def element_fluid_waves(par, current, wind, waves, grid, t, law, diameter, area, length0,
-                        cd_n, cd_t, ca_n, ca_t, ax, ay, az, bx, by, bz, vax, vay, vaz, vbx,
-                        vby, vbz, gx, gy, gz, out):
-    """element_fluid with waves (par[HAS_WAVES] set; called: the wave kinematics compile
-    once, here). The surface heights above the two ends (wetted_fraction's rule), the
-    wet part's flow with the waves, the dry part's with the wind."""
-    L = element_start(par, ax, ay, az, bx, by, bz, vax, vay, vaz, vbx, vby, vbz, out)
-    element_waves(par, current, wind, waves, grid, t, law, diameter, area, length0, cd_n,
-                  cd_t, ca_n, ca_t, L, ax, ay, az, bx, by, bz, gx, gy, gz, out)
-
-
-@inline_kernel
-def _calm_part(rho, law, frac, s, diameter, area, length0, cd_n, cd_t, L, qx, qy, qz, vx, vy,
-               vz, dvx, dvy, dvz, wx, wy, wz, gx, gy, gz):
-    """(fx, fy, fz) [N]: _part_load's buoyancy and drag of a part in still-accelerated flow
-    (calm water or air: no flow acceleration, so no Morison inertia), in registers. v_a
-    and v_b - v_a of the element, w the flow velocity at the part's centroid."""
+def _fluid_part(rho, frac, s, coef, inertia, L, qx, qy, qz, vx, vy, vz, dvx, dvy, dvz, wx,
+                wy, wz, fax, fay, faz, g):
+    """(fx, fy, fz) [N]: the fluid load of the part [frac] of an element (length L [m], unit
+    tangent q) whose centroid is at arc fraction s from end a, in a medium of density rho
+    [kg/m^3] flowing at w [m/s] there with acceleration fa [m/s^2] (``inertia`` false: a
+    steady flow, no Morison term). v_a and v_b - v_a: its ends' velocity [m/s]; ``coef``
+    (law, diameter, area, length0, cd_n, cd_t, ca_n, ca_t) as element_fluid's; g (3)
+    [m/s^2]. (Tuples: CPython passes a call of more than 30 arguments as one list, which
+    numba does not inline.)"""
+    law, diameter, area, length0, cd_n, cd_t, ca_n, ca_t = coef
+    gx, gy, gz = g
     vol = rho * area * length0 * frac  # displaced mass [kg]
     # buoyancy -rho V g of the part (Archimedes)
     fx = -vol * gx
@@ -424,67 +284,191 @@ def _calm_part(rho, law, frac, s, diameter, area, length0, cd_n, cd_t, L, qx, qy
     # drag at the centroid on the relative flow (hydro.element_drag; seed 004 eq. 2.12)
     hx, hy, hz = element_drag_xyz(law, rho, diameter, frac * L, cd_n, cd_t, qx, qy, qz,
                                   vx + s * dvx - wx, vy + s * dvy - wy, vz + s * dvz - wz)
-    return fx + hx, fy + hy, fz + hz
+    fx += hx
+    fy += hy
+    fz += hz
+    if inertia:
+        # fluid inertia, Morison: rho V [(1 + ca_n) a_n + (1 + ca_t) a_t] (Froude–Krylov
+        # plus the flow's part of the added mass, seed 004 eqs. (2.14)-(2.15); docs/sea.md)
+        at = fax * qx + fay * qy + faz * qz
+        cn = vol * (1.0 + ca_n)
+        ct = vol * (1.0 + ca_t)
+        fx += cn * (fax - at * qx) + ct * at * qx
+        fy += cn * (fay - at * qy) + ct * at * qy
+        fz += cn * (faz - at * qz) + ct * at * qz
+    return fx, fy, fz
+
+
+@inline_kernel
+def _element_medium(par, ha, hb):
+    """(f, wet_a, rho_w, rho_air, rho_added) of an element whose ends are ha, hb [m] above
+    the surface: its wetted fraction and wet end (wetted_fraction's rule; wholly wet
+    without a water level), the two media's densities and the added-mass density
+    f rho_w + (1 - f) rho_air [kg/m^3]."""
+    rw = par[RHO_WATER]
+    ra = par[RHO_AIR]
+    if par[HAS_SURFACE] == 0.0:
+        return 1.0, True, rw, ra, rw
+    f, wet_a = _fraction(ha, hb)
+    return f, wet_a, rw, ra, f * rw + (1.0 - f) * ra
+
+
+@inline_kernel
+def _part_centroids(f, wet_a):
+    """Arc fractions from end a of the wet part's centroid ([0, f] from a, or [1 - f, 1])
+    and the dry part's."""
+    if wet_a:
+        return 0.5 * f, 0.5 * (1.0 + f)
+    return 1.0 - 0.5 * f, 0.5 * (1.0 - f)
+
+
+@inline_kernel
+def _two_parts(rw, ra, f, sw, sd, coef, inertia, L, qx, qy, qz, vax, vay, vaz, dvx, dvy,
+               dvz, wx, wy, wz, fx, fy, fz, ux, uy, uz, g):
+    """(fa_x, fa_y, fa_z, fb_x, fb_y, fb_z) [N]: the wet part's load (water rw flowing at w
+    with acceleration fx, fy, fz at its centroid sw) and the dry part's (air ra flowing at
+    u, steady, at sd), each split on the ends by the lever rule (b gets s, a 1 - s)."""
+    pa_x = pa_y = pa_z = pb_x = pb_y = pb_z = 0.0
+    for part in range(2):
+        wet = part == 0
+        frac = f if wet else 1.0 - f
+        rho = rw if wet else ra
+        if frac > 0.0 and rho != 0.0:
+            s = sw if wet else sd
+            # (the flow as values: numba's bytecode reader takes no branch in an argument)
+            kx = wx if wet else ux
+            ky = wy if wet else uy
+            kz = wz if wet else uz
+            ex = fx if wet else 0.0
+            ey = fy if wet else 0.0
+            ez = fz if wet else 0.0
+            morison = inertia and wet
+            px, py, pz = _fluid_part(rho, frac, s, coef, morison, L, qx, qy, qz, vax, vay,
+                                     vaz, dvx, dvy, dvz, kx, ky, kz, ex, ey, ez, g)
+            pa_x += (1.0 - s) * px
+            pa_y += (1.0 - s) * py
+            pa_z += (1.0 - s) * pz
+            pb_x += s * px
+            pb_y += s * py
+            pb_z += s * pz
+    return pa_x, pa_y, pa_z, pb_x, pb_y, pb_z
+
+
+@inline_kernel
+def _wind_at(par, wind, z):
+    """The wind velocity [m/s] at height z (0 without wind)."""
+    if par[HAS_WIND] != 0.0:
+        return _profile_xyz(par[WIND_LAW], par[WIND_EXP], par[WIND_BASE], par[WIND_SPAN],
+                            wind, z)
+    return 0.0, 0.0, 0.0
+
+
+@inline_kernel
+def surface_height(par, waves, grid, t, tw, x, y, z, work):
+    """Height [m] of the point (x, y, z) above the wavy surface at time t [s]
+    (waves.elevation_point with the time weights tw of waves.wave_time; ``work``: 7
+    floats)."""
+    j, slot, h0, d0, h1, d1 = tw
+    return z - (par[WATER_LEVEL] + elevation_point(waves, grid, par, t, j, slot, h0, d0, h1,
+                                                   d1, x, y, work))
+
+
+@inline_kernel
+def sea_time(par, grid, t):
+    """waves.wave_time at t [s] when the sea has waves on a grid, else zeros: the time
+    weights :func:`element_wave_loads` and :func:`surface_height` take."""
+    if par[HAS_WAVES] != 0.0 and grid[0] == 1.0:
+        return wave_time(grid, t)
+    return 0.0, 0, 0.0, 0.0, 0.0, 0.0
+
+
+@inline_kernel
+def element_wave_loads(par, current, wind, waves, grid, t, tw, coef, ha, hb, ax, ay, az, bx,
+                       by, bz, vax, vay, vaz, vbx, vby, vbz, g, work):
+    """element_fluid with waves (par[HAS_WAVES] set) in registers: (fa_x, fa_y, fa_z, fb_x,
+    fb_y, fb_z, f, rho_added) as element_fluid's out[0:8], for an element whose ends are
+    ha, hb [m] above the surface (wetted_fraction's rule: :func:`surface_height`, or the
+    height above the water level where no crest reaches; ignored without a surface). The
+    wet part's flow: the waves (waves.wave_point, time weights of waves.wave_time at t)
+    plus the current; the dry part's: the wind. ``tw``: waves.wave_time's weights;
+    ``coef``: (law, diameter, area, length0, cd_n, cd_t, ca_n, ca_t); g (3) [m/s^2];
+    ``work``: 7 floats of scratch."""
+    f, wet_a, rw, ra, rho_added = _element_medium(par, ha, hb)
+    dx = bx - ax
+    dy = by - ay
+    dz = bz - az
+    L = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if L == 0.0:
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, f, rho_added
+    sw, sd = _part_centroids(f, wet_a)
+    wx = wy = wz = fx = fy = fz = ux = uy = uz = 0.0
+    if f > 0.0:  # the wet part's flow at its centroid: waves plus current
+        zw = az + sw * dz
+        j, slot, h0, d0, h1, d1 = tw
+        _, wx, wy, wz, fx, fy, fz = wave_point(waves, grid, par, t, j, slot, h0, d0, h1, d1,
+                                               ax + sw * dx, ay + sw * dy, zw, work)
+        cx, cy, cz = _profile_xyz(par[CUR_LAW], par[CUR_EXP], par[CUR_BASE], par[CUR_SPAN],
+                                  current, zw)
+        wx += cx
+        wy += cy
+        wz += cz
+    if f < 1.0:
+        ux, uy, uz = _wind_at(par, wind, az + sd * dz)
+    fa_x, fa_y, fa_z, fb_x, fb_y, fb_z = _two_parts(
+        rw, ra, f, sw, sd, coef, True, L, dx / L, dy / L, dz / L, vax, vay, vaz, vbx - vax,
+        vby - vay, vbz - vaz, wx, wy, wz, fx, fy, fz, 0.0 + ux, 0.0 + uy, 0.0 + uz, g)
+    return fa_x, fa_y, fa_z, fb_x, fb_y, fb_z, f, rho_added
+
+
+@kernel
+def element_fluid_waves(par, current, wind, waves, grid, t, law, diameter, area, length0,
+                        cd_n, cd_t, ca_n, ca_t, ax, ay, az, bx, by, bz, vax, vay, vaz, vbx,
+                        vby, vbz, gx, gy, gz, out):
+    """element_fluid with waves (par[HAS_WAVES] set; called: the wave kinematics compile
+    once, here): :func:`element_wave_loads` with the surface heights above both ends."""
+    tw = sea_time(par, grid, t)
+    wl = par[WATER_LEVEL]
+    ha = az - wl
+    hb = bz - wl
+    work = out[8:15]
+    if par[HAS_SURFACE] != 0.0 and max(az, bz) >= wl - par[ETA_MAX]:
+        ha = surface_height(par, waves, grid, t, tw, ax, ay, az, work)
+        hb = surface_height(par, waves, grid, t, tw, bx, by, bz, work)
+    coef = (law, diameter, area, length0, cd_n, cd_t, ca_n, ca_t)
+    (out[0], out[1], out[2], out[3], out[4], out[5], out[6],
+     out[7]) = element_wave_loads(par, current, wind, waves, grid, t, tw, coef, ha, hb, ax,
+                                  ay, az, bx, by, bz, vax, vay, vaz, vbx, vby, vbz,
+                                  (gx, gy, gz), work)
 
 
 @inline_kernel
 def element_calm(par, current, wind, law, diameter, area, length0, cd_n, cd_t, ax, ay, az,
                  bx, by, bz, vax, vay, vaz, vbx, vby, vbz, gx, gy, gz):
     """element_fluid without waves (par[HAS_WAVES] 0), in registers: (fa_x, fa_y, fa_z,
-    fb_x, fb_y, fb_z, f, rho_added) as element_fluid's out[0:8]. The same arithmetic as
-    element_fluid_waves with a flat surface at the water level and no flow acceleration
-    (its Morison term adds exact zeros; ca_n, ca_t act only through it)."""
+    fb_x, fb_y, fb_z, f, rho_added) as element_fluid's out[0:8]. The arithmetic of
+    :func:`element_wave_loads` with a flat surface at the water level and no flow
+    acceleration (no Morison term; ca_n, ca_t act only through it)."""
     dx = bx - ax
     dy = by - ay
     dz = bz - az
     L = math.sqrt(dx * dx + dy * dy + dz * dz)
-    f = 1.0
-    wet_a = True
-    rw = par[RHO_WATER]
-    ra = par[RHO_AIR]
-    rho_added = rw
-    if par[HAS_SURFACE] != 0.0:
-        wl = par[WATER_LEVEL]
-        f, wet_a = _fraction(az - wl, bz - wl)
-        rho_added = f * rw + (1.0 - f) * ra
-    fax = fay = faz = fbx = fby = fbz = 0.0
+    wl = par[WATER_LEVEL]
+    f, wet_a, rw, ra, rho_added = _element_medium(par, az - wl, bz - wl)
     if L == 0.0:
-        return fax, fay, faz, fbx, fby, fbz, f, rho_added
-    qx = dx / L
-    qy = dy / L
-    qz = dz / L
-    dvx = vbx - vax
-    dvy = vby - vay
-    dvz = vbz - vaz
-    if f > 0.0 and rw != 0.0:  # the wet part: [0, f] from a, or [1 - f, 1]
-        s = 0.5 * f if wet_a else 1.0 - 0.5 * f
-        ux, uy, uz = _profile_xyz(par[CUR_LAW], par[CUR_EXP], par[CUR_BASE], par[CUR_SPAN],
-                                  current, az + s * dz)
-        fx, fy, fz = _calm_part(rw, law, f, s, diameter, area, length0, cd_n, cd_t, L, qx,
-                                qy, qz, vax, vay, vaz, dvx, dvy, dvz, 0.0 + ux, 0.0 + uy,
-                                0.0 + uz, gx, gy, gz)
-        fax += (1.0 - s) * fx
-        fay += (1.0 - s) * fy
-        faz += (1.0 - s) * fz
-        fbx += s * fx
-        fby += s * fy
-        fbz += s * fz
-    if f < 1.0 and ra != 0.0:  # the dry part
-        s = 0.5 * (1.0 + f) if wet_a else 0.5 * (1.0 - f)
-        ux = uy = uz = 0.0
-        if par[HAS_WIND] != 0.0:
-            ux, uy, uz = _profile_xyz(par[WIND_LAW], par[WIND_EXP], par[WIND_BASE],
-                                      par[WIND_SPAN], wind, az + s * dz)
-        fx, fy, fz = _calm_part(ra, law, 1.0 - f, s, diameter, area, length0, cd_n, cd_t, L,
-                                qx, qy, qz, vax, vay, vaz, dvx, dvy, dvz, 0.0 + ux, 0.0 + uy,
-                                0.0 + uz, gx, gy, gz)
-        fax += (1.0 - s) * fx
-        fay += (1.0 - s) * fy
-        faz += (1.0 - s) * fz
-        fbx += s * fx
-        fby += s * fy
-        fbz += s * fz
-    return fax, fay, faz, fbx, fby, fbz, f, rho_added
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, f, rho_added
+    sw, sd = _part_centroids(f, wet_a)
+    wx = wy = wz = ux = uy = uz = 0.0
+    if f > 0.0 and rw != 0.0:
+        wx, wy, wz = _profile_xyz(par[CUR_LAW], par[CUR_EXP], par[CUR_BASE], par[CUR_SPAN],
+                                  current, az + sw * dz)
+    if f < 1.0 and ra != 0.0:
+        ux, uy, uz = _wind_at(par, wind, az + sd * dz)
+    coef = (law, diameter, area, length0, cd_n, cd_t, 0.0, 0.0)
+    fa_x, fa_y, fa_z, fb_x, fb_y, fb_z = _two_parts(
+        rw, ra, f, sw, sd, coef, False, L, dx / L, dy / L, dz / L, vax, vay, vaz, vbx - vax,
+        vby - vay, vbz - vaz, 0.0 + wx, 0.0 + wy, 0.0 + wz, 0.0, 0.0, 0.0, 0.0 + ux,
+        0.0 + uy, 0.0 + uz, (gx, gy, gz))
+    return fa_x, fa_y, fa_z, fb_x, fb_y, fb_z, f, rho_added
 
 
 @inline_kernel

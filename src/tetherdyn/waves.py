@@ -868,20 +868,6 @@ def _field_value(grid, ia, wa, ib, wb, nbc, iz, wz, slot, h0, d0, h1, d1, out, o
 
 
 @inline_kernel
-def _hermite(grid, t):
-    """(slice j, its slot, weights of f_j, T f'_j, f_j+1, T f'_j+1) for time t [s]: cubic
-    Hermite on the slice interval [j T, (j + 1) T]."""
-    sj = t * grid[G_IDT]
-    j = np.floor(sj)  # a float, as _uni_cell's: the fills compile once for both
-    tau = sj - j
-    t2 = tau * tau
-    t3 = t2 * tau
-    slot = int(j - 2.0 * math.floor(0.5 * j))
-    return (j, slot, 2.0 * t3 - 3.0 * t2 + 1.0, (t3 - 2.0 * t2 + tau) * grid[G_DT],
-            3.0 * t2 - 2.0 * t3, (t3 - t2) * grid[G_DT])
-
-
-@inline_kernel
 def stretched_height(par, zc, eta):
     """The height [m] above the calm level where the linear profile is evaluated for a point
     zc [m] above the calm level under a surface at eta [m]; nan where the kinematics are 0
@@ -910,7 +896,7 @@ def _grid_kinematics(grid, par, t, x, y, z, out):
     ia, wa, ib, wb, nbc = _locate(grid, x, y)
     if ia < 0:
         return False
-    j, slot, h0, d0, h1, d1 = _hermite(grid, t)
+    j, slot, h0, d0, h1, d1 = wave_time(grid, t)
     if not _eta_ready(grid, ia, ib, nbc, j, slot):
         return False
     eta = _eta_value(grid, ia, wa, ib, wb, nbc, slot, h0, d0, h1, d1)
@@ -929,25 +915,39 @@ def _grid_kinematics(grid, par, t, x, y, z, out):
 
 
 @inline_kernel
-def _uni_cell(grid, t, x, y):
-    """(inside, ia, wa, j, slot, h0, d0, h1, d1) of a unidirectional grid at (x, y) [m] and
-    t [s]: the cell ia along the waves (0 when not inside) with the weight wa of its far
-    side, the slice j below t with its slot, and the cubic Hermite weights of f_j,
-    T f'_j, f_j+1, T f'_j+1 on [j T, (j + 1) T]."""
-    fa = (x * grid[G_COS] + y * grid[G_SIN] - grid[G_A0]) * grid[G_IDA]
-    fla = np.floor(fa)
-    wa = fa - fla
-    ia = int(fla)
-    inside = (ia >= 0) & (ia < int(grid[G_NA]) - 1)
-    ia = ia if inside else 0
+def wave_time(grid, t):
+    """(j, slot, h0, d0, h1, d1) at time t [s]: the slice j below t (a float) with its slot
+    and the cubic Hermite weights of f_j, T f'_j, f_j+1, T f'_j+1 on [j T, (j + 1) T] —
+    the time part of every grid read, the same for all points of one evaluation (a loop
+    over the nodes computes it once: :func:`wave_point`)."""
     sj = t * grid[G_IDT]
     j = np.floor(sj)
     tau = sj - j
     t2 = tau * tau
     t3 = t2 * tau
     slot = int(j - 2.0 * np.floor(0.5 * j))
-    return (inside, ia, wa, j, slot, 2.0 * t3 - 3.0 * t2 + 1.0,
-            (t3 - 2.0 * t2 + tau) * grid[G_DT], 3.0 * t2 - 2.0 * t3, (t3 - t2) * grid[G_DT])
+    return (j, slot, 2.0 * t3 - 3.0 * t2 + 1.0, (t3 - 2.0 * t2 + tau) * grid[G_DT],
+            3.0 * t2 - 2.0 * t3, (t3 - t2) * grid[G_DT])
+
+
+@inline_kernel
+def _uni_column(grid, x, y):
+    """(inside, ia, wa) of a unidirectional grid at (x, y) [m]: the cell ia along the waves
+    (0 when not inside) with the weight wa of its far side."""
+    fa = (x * grid[G_COS] + y * grid[G_SIN] - grid[G_A0]) * grid[G_IDA]
+    fla = np.floor(fa)
+    wa = fa - fla
+    ia = int(fla)
+    inside = (ia >= 0) & (ia < int(grid[G_NA]) - 1)
+    return inside, (ia if inside else 0), wa
+
+
+@inline_kernel
+def _uni_cell(grid, t, x, y):
+    """(inside, ia, wa, j, slot, h0, d0, h1, d1): :func:`_uni_column` and :func:`wave_time`."""
+    inside, ia, wa = _uni_column(grid, x, y)
+    j, slot, h0, d0, h1, d1 = wave_time(grid, t)
+    return inside, ia, wa, j, slot, h0, d0, h1, d1
 
 
 @inline_kernel
@@ -968,15 +968,14 @@ def _uni_eta(grid, ia, wa, j, slot, h0, d0, h1, d1):
 
 
 @inline_kernel
-def _uni_kinematics(grid, par, t, x, y, z, out):
-    """wave_kinematics from a unidirectional grid (G_NB == 1, UNI_SLOT layout), written
-    out with selections (no early return). Returns (status, ia, iz, j, zs): 0 when out
-    holds the answer; 1 when the cell ia lacks the eta of slices j, j + 1; 2 when the cell
-    (ia, iz) lacks their field; 3 when (x, y) is outside the grid; 4 when out[0] holds eta
-    but the stretched height zs [m] is outside the grid's levels. The fast path and the
-    slow path (after its fills) both answer through here: the same arithmetic, so results
-    do not depend on which of them answered."""
-    inside, ia, wa, j, slot, h0, d0, h1, d1 = _uni_cell(grid, t, x, y)
+def _uni_point(grid, par, j, slot, h0, d0, h1, d1, x, y, z):
+    """wave_kinematics from a unidirectional grid (G_NB == 1, UNI_SLOT layout) at the time
+    weights of :func:`wave_time`, in registers and written out with selections (no early
+    return): (status, ia, iz, zs, eta, ux, uy, uz, ax, ay, az). status 0: the answer is
+    complete; 1 when the cell ia lacks the eta of slices j, j + 1; 2 when the cell (ia, iz)
+    lacks their field; 3 when (x, y) is outside the grid; 4 when eta is right but the
+    stretched height zs [m] is outside the grid's levels."""
+    inside, ia, wa = _uni_column(grid, x, y)
     eta, ok = _uni_eta(grid, ia, wa, j, slot, h0, d0, h1, d1)
     ct = grid[G_COS]
     st = grid[G_SIN]
@@ -995,7 +994,6 @@ def _uni_kinematics(grid, par, t, x, y, z, out):
         zs = min(zc, 0.0)
     elif mode == NO_STRETCH:
         wet = wet & (zc <= 0.0)
-    out[0] = eta
     status = 0
     iz = 0
     uh = uz = ah = az = 0.0
@@ -1035,14 +1033,20 @@ def _uni_kinematics(grid, par, t, x, y, z, out):
             ah += v0 * grid[b0 + 3] + g0 * grid[b0 + 5] + v1 * grid[b1 + 3] + g1 * grid[b1 + 5]
             az += v0 * grid[b0 + 4] + g0 * grid[b0 + 6] + v1 * grid[b1 + 4] + g1 * grid[b1 + 6]
         status = 0 if okf else (2 if okz else 4)
-    out[1] = uh * ct
-    out[2] = uh * st
-    out[3] = uz
-    out[4] = ah * ct
-    out[5] = ah * st
-    out[6] = az
     status = status if ok else 1
     status = status if inside else 3
+    return status, ia, iz, zs, eta, uh * ct, uh * st, uz, ah * ct, ah * st, az
+
+
+@inline_kernel
+def _uni_kinematics(grid, par, t, x, y, z, out):
+    """:func:`_uni_point` at time t [s] into out[0:7] (eta, velocity, acceleration);
+    returns (status, ia, iz, j, zs). The fast path and the slow path (after its fills)
+    both answer through here: the same arithmetic, so results do not depend on which of
+    them answered."""
+    j, slot, h0, d0, h1, d1 = wave_time(grid, t)
+    status, ia, iz, zs, out[0], out[1], out[2], out[3], out[4], out[5], out[6] = _uni_point(
+        grid, par, j, slot, h0, d0, h1, d1, x, y, z)
     return status, ia, iz, j, zs
 
 
@@ -1081,7 +1085,7 @@ def _kinematics_slow(waves, grid, par, t, x, y, z, out):
             out[i] = 0.0
         ia, wa, ib, wb, nbc = _locate(grid, x, y)
         if ia >= 0:
-            j, slot, h0, d0, h1, d1 = _hermite(grid, t)
+            j, slot, h0, d0, h1, d1 = wave_time(grid, t)
             _fill_eta_cell(waves, grid, ia, ib, nbc, j)
             eta = _eta_value(grid, ia, wa, ib, wb, nbc, slot, h0, d0, h1, d1)
             out[0] = eta
@@ -1135,3 +1139,31 @@ def wave_elevation(waves, grid, par, t, x, y, work):
         _kinematics_slow(waves, grid, par, t, x, y, math.inf, work)
         eta = work[0]
     return eta
+
+
+@inline_kernel
+def wave_point(waves, grid, par, t, j, slot, h0, d0, h1, d1, x, y, z, work):
+    """:func:`wave_kinematics` in registers with the time weights of :func:`wave_time` at t
+    hoisted out of a loop over points: (eta, ux, uy, uz, ax, ay, az) [m, m/s, m/s^2].
+    The unidirectional grid inline; where it cannot answer, the slow path (called;
+    ``work``: 7 floats of scratch)."""
+    if grid[G_FLAG] == 1.0 and grid[G_NB] == 1.0:
+        status, _, _, _, eta, ux, uy, uz, ax, ay, az = _uni_point(grid, par, j, slot, h0, d0,
+                                                                  h1, d1, x, y, z)
+        if status == 0:
+            return eta, ux, uy, uz, ax, ay, az
+    _kinematics_slow(waves, grid, par, t, x, y, z, work)
+    return work[0], work[1], work[2], work[3], work[4], work[5], work[6]
+
+
+@inline_kernel
+def elevation_point(waves, grid, par, t, j, slot, h0, d0, h1, d1, x, y, work):
+    """:func:`wave_elevation` with the time weights of :func:`wave_time` at t hoisted: the
+    wave elevation eta [m] at (x, y) [m] (``work``: 7 floats of scratch)."""
+    if grid[G_FLAG] == 1.0 and grid[G_NB] == 1.0:
+        inside, ia, wa = _uni_column(grid, x, y)
+        eta, ok = _uni_eta(grid, ia, wa, j, slot, h0, d0, h1, d1)
+        if inside & ok:
+            return eta
+    _kinematics_slow(waves, grid, par, t, x, y, math.inf, work)
+    return work[0]

@@ -112,7 +112,7 @@ from .nodes import (
     rest_rates,
     sea_added_mass,
     sea_anchors,
-    sea_instant,
+    sea_instant_of,
     sea_loads,
     sea_outputs,
     shift_anchors,
@@ -783,11 +783,7 @@ def instant(j, t, y, dydt, d, replay, M, tension, start_force, end_force, kineti
                              d.force, d.tension, d.length, dydt, d.tmp, M, tension,
                              start_force, end_force, winch_out)
     if sea:
-        sea_instant(j, t, n, d.sea_par, d.sea_current, d.sea_wind, d.sea_waves,
-                    d.sea_grid, d.pos, d.bedf, d.gnd, d.fout, eta, grounded, bed_force)
-        if replay and d.sea_par[BED] != 0.0:
-            sea_anchors(y, n, ns, d.flags, d.scal, d.elem, d.sea_par, d.sea_bed,
-                        d.sea_bed_axes, d.sea_anchor, d.pos, d.vel, d.fout)
+        sea_instant_of(j, t, y, n, ns, d, replay, eta, grounded, bed_force)
     pe += 0.5 * scal[EI] * curvature_integral(d.r2, d.elem[:n - 1, L0])  # bending energy
     pe += 0.5 * scal[GJ] * d.tw[TW_TAU] * d.tw[TW_TAU] * scal[LTOT]
     kinetic[j] = ke

@@ -132,7 +132,7 @@ from .nodes import (
     rest_rates,
     sea_added_mass,
     sea_anchors,
-    sea_instant,
+    sea_instant_of,
     sea_loads,
     sea_outputs,
     shift_anchors,
@@ -152,8 +152,10 @@ BENDING_BAND_TOL = 0.005
 # indices into the packed parameter arrays (module constants: frozen into the kernels): the
 # node-row columns of nodes.py (scal, elem, node and ends: those alone) and these flags
 BENDING, CLAMP0, CLAMP1, LEAN = range(N_FLAGS, N_FLAGS + 4)
-#: flags[LEAN]: the path the model steps with (LumpedMass.lean; a system reads it per line)
-GENERAL, LEAN_VACUUM, LEAN_FLUID = range(3)
+#: flags[LEAN]: the path the model steps with (LumpedMass.lean; a system reads it per line):
+#: LEAN_SEA a sea the calm pass does not cover (waves, profiles, wind), stepped by
+#: :func:`_lean_sea_rhs`, which a system's lines do not take (they step on the general rhs)
+GENERAL, LEAN_VACUUM, LEAN_FLUID, LEAN_SEA = range(4)
 
 LumpedMassData = namedtuple(
     "LumpedMassData",
@@ -425,14 +427,15 @@ def rhs(t, y, dydt, d):
                    d.tmp, dydt)
 
 
-# -- the lean path (no winch, no bending, no sea: LumpedMass.lean) -----------------------
+# -- the lean path (no winch, no bending: LumpedMass.lean) ---------------------------------
 # Columns of ``lean`` (constant, one row per node; element e's columns in row e): per node
 # its weight w·g [N] (w = m − ρV, seed 004 eqs. (2.13), (2.16)), 1/m and m [kg] (payload
 # included); per element L_u [m], 1/L_u [1/m], half its normal added mass ½a_n and
-# ½(a_t − a_n) [kg] (eqs. (2.14)–(2.15)). Computed once, with the arithmetic the general
-# path does per call, so both paths give the same numbers.
-WG, INV_M, M_NODE, LU, INV_LU, AN_HALF, C_HALF = 0, 3, 4, 5, 6, 7, 8
-N_LEAN = 9
+# ½(a_t − a_n) [kg] (eqs. (2.14)–(2.15)); per node its weight m·g [N] alone (the sea path:
+# buoyancy comes per element with its wetted fraction, sea.py). Computed once, with the
+# arithmetic the general path does per call, so both paths give the same numbers.
+WG, INV_M, M_NODE, LU, INV_LU, AN_HALF, C_HALF, MG = 0, 3, 4, 5, 6, 7, 8, 9
+N_LEAN = 12
 
 
 def lean_table(node: np.ndarray, elem: np.ndarray, ends: np.ndarray, scal: np.ndarray
@@ -443,6 +446,7 @@ def lean_table(node: np.ndarray, elem: np.ndarray, ends: np.ndarray, scal: np.nd
     w = node[:, MASS] - scal[RHO] * node[:, VOLUME]
     for a in range(3):
         tab[:, WG + a] = w * scal[GX + a]
+        tab[:, MG + a] = node[:, MASS] * scal[GX + a]
     m = node[:, MASS].copy()
     m[0] += ends[0, PAYLOAD]
     m[n - 1] += ends[1, PAYLOAD]
@@ -723,10 +727,10 @@ def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, h
     free node above the seabed, the sea path's loads (nodes.sea_loads: per element
     buoyancy, drag and added mass of water, no Morison inertia in a steady flow; no
     contact) are these. Returns False, with dy/dt incomplete, at the first node that is
-    not (the caller then runs the general :func:`rhs`); True when done. Writes the end
-    nodes' loads (before a payload's) into force, the elements' tangents into tangent
-    and, in the sea, the end elements' added masses into wadd: what a system reads
-    (models/system.py)."""
+    not (the caller then runs the lean sea pass, :func:`_lean_sea_rhs`); True when done.
+    Writes the end nodes' loads (before a payload's) into force, the elements' tangents
+    into tangent and, in the sea, the end elements' added masses into wadd: what a system
+    reads (models/system.py)."""
     v0 = 3 * n
     if held0:
         eval_motion(b0, coef0, t, motion[0])
@@ -841,6 +845,94 @@ def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, h
     return True
 
 
+@kernel
+def _lean_sea(t, n, lean, EA, C, compression, slack_damping, held0, held1, motion, scal, ends,
+              tmp, pos, vel, force, tangent, wadd, dydt):
+    """:func:`_lean_sea_rhs`'s passes over the tether, after the sea's loads: ``force``
+    holds per node its weight m·g plus the sea's loads (nodes.sea_loads: buoyancy, drag,
+    Morison inertia per element by medium and wetted fraction, a free end's body, the
+    seabed), ``wadd`` the elements' added masses scaled by their medium, pos/vel the nodes
+    (held ends at t). An element pass (tension force f = T q̂ of eqs. (2.10)–(2.11), (2.17)
+    on its first node into that node's acceleration row of dydt: scratch, q̂ into
+    ``tangent``), then a node pass (the element before's −f, the element after's f, the
+    added mass of both solved in closed form, nodes.added_mass_solve; seed 004
+    eqs. (2.14)–(2.16)). The end nodes' loads (before a payload's) are left in force."""
+    v0 = 3 * n
+    N = n - 1
+    for e in range(N):
+        _vacuum_element(e, v0 + 3 * e, pos[e, 0], pos[e, 1], pos[e, 2], vel[e, 0], vel[e, 1],
+                        vel[e, 2], pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2], vel[e + 1, 0],
+                        vel[e + 1, 1], vel[e + 1, 2], lean, EA, C, compression, slack_damping,
+                        dydt, tangent)
+    px = py = pz = 0.0  # f of the element before the node
+    an0 = c0 = ax = ay = az = 0.0  # its ½a_n, ½(a_t − a_n), q̂ (none at node 0)
+    for i in range(n):
+        k = 3 * i
+        fx = force[i, 0] - px
+        fy = force[i, 1] - py
+        fz = force[i, 2] - pz
+        an1 = c1 = bx = by = bz = 0.0  # the element after (none at the last node)
+        tx = ty = tz = 0.0
+        if i < N:
+            tx = dydt[v0 + k]
+            ty = dydt[v0 + k + 1]
+            tz = dydt[v0 + k + 2]
+            an1 = 0.5 * wadd[i, 0]
+            c1 = 0.5 * wadd[i, 1] - an1
+            bx = tangent[i, 0]
+            by = tangent[i, 1]
+            bz = tangent[i, 2]
+        fx += tx
+        fy += ty
+        fz += tz
+        dydt[k] = vel[i, 0]
+        dydt[k + 1] = vel[i, 1]
+        dydt[k + 2] = vel[i, 2]
+        end = i == 0 or i == N
+        if end:
+            force[i, 0] = fx
+            force[i, 1] = fy
+            force[i, 2] = fz
+        if (i == 0 and held0) or (i == N and held1):
+            w = 0 if i == 0 else 1
+            dydt[v0 + k] = motion[w, 2, 0]
+            dydt[v0 + k + 1] = motion[w, 2, 1]
+            dydt[v0 + k + 2] = motion[w, 2, 2]
+        elif end:
+            dydt[v0 + k], dydt[v0 + k + 1], dydt[v0 + k + 2] = _lean_end(
+                t, i, 0 if i == 0 else 1, scal, ends, lean, True, fx, fy, fz, vel[i, 0],
+                vel[i, 1], vel[i, 2], an0, c0, ax, ay, az, an1, c1, bx, by, bz, tmp, False)
+        else:
+            dydt[v0 + k], dydt[v0 + k + 1], dydt[v0 + k + 2] = added_mass_solve(
+                lean[i, M_NODE], an0, c0, ax, ay, az, an1, c1, bx, by, bz, fx, fy, fz)
+        px, py, pz = tx, ty, tz
+        an0, c0, ax, ay, az = an1, c1, bx, by, bz
+
+
+@inline_kernel
+def _lean_sea_rhs(t, y, dydt, d):
+    """dy/dt of a line without winch or bending in any sea (LEAN_SEA, or a calm sea's state
+    the calm pass does not cover): the nodes from y (nodes.load_state), each node's weight
+    m·g, the sea's loads of the general path (nodes.sea_loads: one compiled kernel, the
+    same for every formulation), then :func:`_lean_sea`. The same loads as :func:`rhs`
+    summed in another order (dy/dt equal to rounding)."""
+    n = d.n_nodes
+    f = d.flags
+    s = d.scal
+    load_state(t, y, n, n, f, d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, d.motion, d.pos,
+               d.vel)
+    lean = d.lean
+    force = d.force
+    for i in range(n):
+        force[i, 0] = lean[i, MG]
+        force[i, 1] = lean[i, MG + 1]
+        force[i, 2] = lean[i, MG + 2]
+    _sea_loads(t, d, n)
+    _lean_sea(t, n, lean, s[EA], s[DAMPING], f[COMPRESSION] != 0, f[SLACK_DAMPING] != 0,
+              f[HELD0] != 0, f[HELD1] != 0, d.motion, s, d.ends, d.tmp, d.pos, d.vel, force,
+              d.tangent, d.wadd, dydt)
+
+
 # The lean path's right-hand sides (LumpedMass.lean; the model picks one when it is built):
 # the equations and arithmetic of :func:`rhs` (seed 004 eqs. (2.10)–(2.17)) in an element
 # pass and a node pass, the element loads kept in dydt's own rows until the node pass reads
@@ -865,18 +957,20 @@ def rhs_lean_vacuum(t, y, dydt, d):
 
 @inline_kernel
 def rhs_lean_fluid(t, y, dydt, d):
-    """dy/dt of a lumped-mass cable without winch or bending in a calm fluid or a calm sea
-    (module comment above): tension, weight less buoyancy, drag and added mass; in the sea,
-    a state the pass does not cover (a node above the water level or below the seabed)
-    through the general :func:`rhs`."""
+    """dy/dt of a lumped-mass cable without winch or bending in a fluid or a sea (module
+    comment above): in a calm fluid or a calm sea tension, weight less buoyancy, drag and
+    added mass (:func:`_lean_fluid`); a state that pass does not cover (a node above the
+    water level or below the seabed), and any other sea (waves, current or wind profiles:
+    flags[LEAN] == LEAN_SEA), through :func:`_lean_sea_rhs`."""
     s = d.scal
     f = d.flags
-    if not _lean_fluid(t, y, dydt, d.n_nodes, d.lean, s[EA], s[DAMPING], f[COMPRESSION] != 0,
-                       f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, d.motion,
-                       d.breaks0, d.coeffs0, d.breaks1, d.coeffs1, s, d.ends, d.tmp,
-                       f[DRAG_LAW], d.sea_par, d.sea_par[SEA_ACTIVE] != 0.0, d.force,
-                       d.tangent, d.wadd):
-        rhs(t, y, dydt, d)
+    if f[LEAN] == LEAN_SEA or not _lean_fluid(
+            t, y, dydt, d.n_nodes, d.lean, s[EA], s[DAMPING], f[COMPRESSION] != 0,
+            f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, d.motion, d.breaks0,
+            d.coeffs0, d.breaks1, d.coeffs1, s, d.ends, d.tmp, f[DRAG_LAW], d.sea_par,
+            d.sea_par[SEA_ACTIVE] != 0.0, d.force, d.tangent, d.wadd):
+        _lean_sea_rhs(t, y, dydt, d)
+
 
 @kernel
 def _held_ends(t, y, n, held0, held1, motion, b0, coef0, b1, coef1):
@@ -1033,11 +1127,7 @@ def instant(j, t, y, dydt, d, replay, M, tension, start_force, end_force, curvat
                              d.vel, d.force, d.tension, d.length, dydt, d.tmp, M, tension,
                              start_force, end_force, winch_out)
     if sea:
-        sea_instant(j, t, n, d.sea_par, d.sea_current, d.sea_wind, d.sea_waves,
-                    d.sea_grid, d.pos, d.bedf, d.gnd, d.fout, eta, grounded, bed_force)
-        if replay and d.sea_par[BED] != 0.0:
-            sea_anchors(y, n, ns, d.flags, d.scal, d.elem, d.sea_par, d.sea_bed,
-                        d.sea_bed_axes, d.sea_anchor, d.pos, d.vel, d.fout)
+        sea_instant_of(j, t, y, n, ns, d, replay, eta, grounded, bed_force)
     if d.flags[BENDING]:
         r2 = d.r2
         for i in range(n):
@@ -1171,15 +1261,17 @@ class LumpedMass(NodeRows):
             **self._sea_arrays(case, ns, ns - 1, end_table),
             lean=lean_table(node, elem, end_table, scal),
         )
-        # the path is chosen here, once: the common case (no winch, no bending; no sea, or
-        # a calm one) steps with the lean kernels; everything else with the general one
+        # the path is chosen here, once: a line without winch or bending steps with the
+        # lean kernels (in a sea other than a calm one: LEAN_SEA); one with either with
+        # the general one
         par = self.data.sea_par
         sea = par[SEA_ACTIVE] != 0.0
         self.calm_sea = sea and calm_sea(par, self.data.sea_current, scal)
-        self.lean = not (self.winch or bending) and (not sea or self.calm_sea)
+        self.lean = not (self.winch or bending)
         if self.lean:
-            fluid = scal[RHO] > 0.0
-            flags[LEAN] = LEAN_FLUID if fluid else LEAN_VACUUM
+            fluid = scal[RHO] > 0.0 or sea
+            flags[LEAN] = (LEAN_SEA if sea and not self.calm_sea else
+                           LEAN_FLUID if fluid else LEAN_VACUUM)
             self.rhs = rhs_lean_fluid if fluid else rhs_lean_vacuum
             self.enforce = enforce_lean
             # the seabed's friction anchors after each step (lumped_mass.remesh)

@@ -28,6 +28,7 @@ from ..sea import (
     BED,
     C_BOT,
     ELEMENT_OUT,
+    ETA_MAX,
     HAS_SURFACE,
     HAS_WAVES,
     K_BOT,
@@ -38,12 +39,13 @@ from ..sea import (
     SEA_RUN_FIELDS,
     WATER_LEVEL,
     element_calm,
-    element_start,
-    element_waves,
+    element_wave_loads,
     fluid_at,
     sea_arrays,
+    sea_time,
     seabed_depth,
     seabed_force,
+    surface_height,
     update_anchor,
     wave_eta,
     wetted_fraction,
@@ -523,26 +525,60 @@ def _element_added(e, nodal, area, rho_added, scal, elem, wadd):
     wadd[e, 1] = scal[CA_T] * per
 
 
+@inline_kernel
+def _element_into(e, fax, fay, faz, fbx, fby, fbz, rho_added, nodal, area, scal, elem, force,
+                  wadd):
+    """Element e's fluid loads fa, fb [N] added on its two nodes in force, its added mass
+    by medium (density rho_added) into wadd (:func:`_element_added`)."""
+    force[e, 0] += fax
+    force[e, 1] += fay
+    force[e, 2] += faz
+    force[e + 1, 0] += fbx
+    force[e + 1, 1] += fby
+    force[e + 1, 2] += fbz
+    _element_added(e, nodal, area, rho_added, scal, elem, wadd)
+
+
 @kernel
 def sea_node_waves(t, n, flags, scal, elem, nodal, par, current, wind, waves, grid, pos, vel,
                    force, wadd, fout):
-    """The fluid's loads with waves (sea.element_waves per element, inlined once here)
-    added into force, the added mass into wadd (as :func:`sea_node_loads`)."""
+    """The fluid's loads with waves (sea.element_wave_loads per element, in registers,
+    inlined once here) added into force, the added mass into wadd (as
+    :func:`sea_node_loads`). The waves' time weights are computed once (sea.sea_time) and
+    the surface above each node once (sea.surface_height, only where a crest can reach:
+    within sea_par[ETA_MAX] of the water level), handed from an element to the next."""
     law = flags[DRAG_LAW]
     diameter = scal[DIAMETER]
     area = scal[DISPLACED]
+    tw = sea_time(par, grid, t)
+    coef_g = (scal[GX], scal[GY], scal[GZ])
+    surface = par[HAS_SURFACE] != 0.0
+    wl = par[WATER_LEVEL]
+    reach = wl - par[ETA_MAX]  # no crest above a point below this [m]
+    work = fout[8:15]
+    ax, ay, az = pos[0, 0], pos[0, 1], pos[0, 2]
+    ha = az - wl
+    known = False  # ha is the height above the wavy surface
     for e in range(n - 1):
-        L = element_start(par, pos[e, 0], pos[e, 1], pos[e, 2], pos[e + 1, 0], pos[e + 1, 1],
-                          pos[e + 1, 2], vel[e, 0], vel[e, 1], vel[e, 2], vel[e + 1, 0],
-                          vel[e + 1, 1], vel[e + 1, 2], fout)
-        element_waves(par, current, wind, waves, grid, t, law, diameter, area, elem[e, L0],
-                      scal[CD_N], scal[CD_T], scal[CA_N], scal[CA_T], L, pos[e, 0], pos[e, 1],
-                      pos[e, 2], pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2], scal[GX],
-                      scal[GY], scal[GZ], fout)
-        for a in range(3):
-            force[e, a] += fout[a]
-            force[e + 1, a] += fout[3 + a]
-        _element_added(e, nodal, area, fout[7], scal, elem, wadd)
+        bx, by, bz = pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2]
+        hb = bz - wl
+        if surface and max(az, bz) >= reach:  # sea.wetted_fraction's rule
+            if not known:
+                ha = surface_height(par, waves, grid, t, tw, ax, ay, az, work)
+            hb = surface_height(par, waves, grid, t, tw, bx, by, bz, work)
+            known = True
+        else:
+            ha = az - wl
+            known = False
+        coef = (law, diameter, area, elem[e, L0], scal[CD_N], scal[CD_T], scal[CA_N],
+                scal[CA_T])
+        fax, fay, faz, fbx, fby, fbz, _, rho_added = element_wave_loads(
+            par, current, wind, waves, grid, t, tw, coef, ha, hb, ax, ay, az, bx, by, bz,
+            vel[e, 0], vel[e, 1], vel[e, 2], vel[e + 1, 0], vel[e + 1, 1], vel[e + 1, 2],
+            coef_g, work)
+        _element_into(e, fax, fay, faz, fbx, fby, fbz, rho_added, nodal, area, scal, elem,
+                      force, wadd)
+        ax, ay, az, ha = bx, by, bz, hb
 
 
 @kernel
@@ -566,13 +602,8 @@ def sea_node_loads(t, n, flags, scal, elem, ends, nodal, par, current, wind, wav
                 pos[e, 0], pos[e, 1], pos[e, 2], pos[e + 1, 0], pos[e + 1, 1], pos[e + 1, 2],
                 vel[e, 0], vel[e, 1], vel[e, 2], vel[e + 1, 0], vel[e + 1, 1], vel[e + 1, 2],
                 scal[GX], scal[GY], scal[GZ])
-            force[e, 0] += fax
-            force[e, 1] += fay
-            force[e, 2] += faz
-            force[e + 1, 0] += fbx
-            force[e + 1, 1] += fby
-            force[e + 1, 2] += fbz
-            _element_added(e, nodal, area, rho_added, scal, elem, wadd)
+            _element_into(e, fax, fay, faz, fbx, fby, fbz, rho_added, nodal, area, scal,
+                          elem, force, wadd)
     for w in range(2):
         if flags[HELD0 + w] == 0 and (ends[w, BODY_V] > 0.0 or ends[w, BODY_DRAG] > 0.0):
             sea_body_load(t, 0 if w == 0 else n - 1, ends[w], scal, par, current, wind,
@@ -726,6 +757,18 @@ def sea_instant(j, t, n, par, current, wind, waves, grid, pos, bedf, gnd, fout, 
     a whole run's arrays and a system's per-line slices share one compiled copy.)"""
     sea_node_instant(j, t, n, par, waves, grid, pos, bedf, gnd, fout, eta[:, :],
                      grounded[:, :], bed_force[:, :, :])
+
+
+@inline_kernel
+def sea_instant_of(j, t, y, n, ns, d, replay, eta, grounded, bed_force):
+    """:func:`sea_instant` of a formulation's data tuple ``d`` (its sea fields, pos, bedf,
+    gnd, fout) and, when ``replay`` and with a seabed, the friction anchors updated at the
+    state y as a run does after each step (:func:`sea_anchors`; sea.replay_anchors' rule)."""
+    sea_instant(j, t, n, d.sea_par, d.sea_current, d.sea_wind, d.sea_waves, d.sea_grid,
+                d.pos, d.bedf, d.gnd, d.fout, eta, grounded, bed_force)
+    if replay and d.sea_par[BED] != 0.0:
+        sea_anchors(y, n, ns, d.flags, d.scal, d.elem, d.sea_par, d.sea_bed, d.sea_bed_axes,
+                    d.sea_anchor, d.pos, d.vel, d.fout)
 
 
 def sea_data(case, arc_length: np.ndarray, ns: int, n_elem_rows: int) -> dict:

@@ -56,7 +56,15 @@ from ..rigid_body import (
     normalize_quaternion,
 )
 from ..sea import SEA_ACTIVE
-from .lumped_mass import GENERAL, LEAN, LEAN_FLUID, LumpedMassData, _lean_fluid, _lean_vacuum
+from .lumped_mass import (
+    GENERAL,
+    LEAN,
+    LEAN_FLUID,
+    LEAN_SEA,
+    LumpedMassData,
+    _lean_fluid,
+    _lean_vacuum,
+)
 from .nodes import (
     ADDED_N,
     ADDED_T,
@@ -364,9 +372,11 @@ def system_rhs(t, y, dydt, d, general):
         yk = y[off[k]:off[k + 1]]
         dk = dydt[off[k]:off[k + 1]]
         path = GENERAL if general != 0.0 else s.flags[o[_L_FLAGS, k] + LEAN]
-        # one call site of the inlined general rhs: the lines on it and a lean pass's
-        # hand-overs (a second copy, or the compiled lumped_mass.rhs, would be compiled too)
-        if path == GENERAL or not _lean_line(t, yk, dk, s, o, k, path == LEAN_FLUID):
+        # one call site of the inlined general rhs: the lines on it (in waves too:
+        # LEAN_SEA) and a lean pass's hand-overs (a second copy, or the compiled
+        # lumped_mass.rhs, would be compiled too)
+        if path == GENERAL or path == LEAN_SEA or not _lean_line(t, yk, dk, s, o, k,
+                                                                path == LEAN_FLUID):
             line_rhs(t, yk, dk, line_data(s, o, k))
     _points(t, y, dydt, d)
     _bodies(t, y, dydt, d)
