@@ -67,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     free = held == 0
     nq = A.size
     jac_why, rejects, iters, examples = Counter(), Counter(), Counter(), []
+    events = Counter()
     rates = {True: [], False: []}  # contraction rates with a fresh / a reused Jacobian
 
     def newton(t: float, h: float) -> tuple[str | None, list]:
@@ -77,8 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         hj = state[ga.S_HJAC]
         need = hj <= 0.0 or h > ga.JAC_H_RATIO * hj or h * ga.JAC_H_RATIO < hj
         why = "after a rejection (or the first)" if hj <= 0.0 else "step size changed"
-        fresh, e_prev, log = False, 0.0, []
-        for _ in range(ga.NEWTON_MAX_ITER):
+        fresh, rebuilds, backtracks, lam, e_prev, log = False, 0, 0, 1.0, 0.0, []
+        for _ in range(ga.NEWTON_MAX_ITER + ga.NEWTON_BACKTRACKS):
             trial(data, t + h, h, params, nq, y, A, an, y1, ya)
             model.force(ta, ya, F, data)
             model.mass(ta, ya, Mb, data)
@@ -99,7 +100,6 @@ def main(argv: list[str] | None = None) -> int:
                 log.append("J")
             r[:] = -r
             ga.band_solve(W, band, piv, r)
-            an[free] += r[free]
             state[ga.S_ITERS] += 1
             e = ga._increment_norm(h, params, held, y1, r)
             log.append(float(f"{e:.3g}"))
@@ -108,20 +108,40 @@ def main(argv: list[str] | None = None) -> int:
             if e_prev > 0.0:
                 theta = e / e_prev
                 rates[fresh].append(theta)
-                if theta >= 1.0 or (theta > a.slow_rate and not fresh):
+                if theta > a.slow_rate and (not fresh or rebuilds < ga.JAC_REBUILDS):
                     if fresh:
-                        return "diverging with a fresh Jacobian (theta >= 1)", log
+                        rebuilds += 1
+                        why = ("diverging with this solve's Jacobian: rebuilt at the "
+                               "iterate (theta >= 1)" if theta >= 1.0 else
+                               "slow contraction with this solve's Jacobian: rebuilt at "
+                               "the iterate (theta > slow rate)")
+                    else:
+                        why = "slow contraction with a reused Jacobian (theta > slow rate)"
+                    if theta < 1.0 or not fresh:
+                        an[free] += r[free]
                     need, e_prev = True, 0.0
-                    why = "slow contraction with a reused Jacobian (theta > slow rate)"
+                    continue
+                if theta >= 1.0:
+                    if backtracks == ga.NEWTON_BACKTRACKS:
+                        return "diverging after the rebuilds and line search", log
+                    backtracks += 1
+                    events["line-search halvings"] += 1
+                    an[free] -= 0.5 * lam * ap[free]
+                    lam *= 0.5
+                    log.append("/2")
                     continue
                 done = theta / (1.0 - theta) * e <= ga.NEWTON_TOL
             else:
                 done = e <= ga.NEWTON_TOL
+            an[free] += r[free]
+            ap[:] = r
+            lam = 1.0
             if done or e <= 1e-3 * ga.NEWTON_TOL:
                 trial(data, t + h, h, params, nq, y, A, an, y1, ya)
                 return None, log
             e_prev = e
-        return f"{ga.NEWTON_MAX_ITER} iterations without convergence", log
+        return (f"{ga.NEWTON_MAX_ITER + ga.NEWTON_BACKTRACKS} iterations without "
+                "convergence"), log
 
     dt = params[ga.P_DT]
     h, t, steps = dt, 0.0, 0
@@ -149,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
             y[:] = y1
             A[:] = an
             steps += 1
-            iters[sum(1 for x in log if x != "J")] += 1
+            iters[sum(1 for x in log if not isinstance(x, str))] += 1
             h = min(dt, 2.0 * hs)
     wall = time.perf_counter() - w0
     print(f"case {a.case}, until t = {t:g} s; band {band}, slow rate {a.slow_rate} "
@@ -166,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{st2['newton_iterations']}, force evaluations {st2['force_evaluations']}")
     print("rejected steps:", dict(rejects))
     print("Jacobians built:", dict(jac_why))
+    print("line search:", dict(events))
     print("Newton iterations per accepted step:", dict(sorted(iters.items())))
     for fresh in (True, False):
         q = np.quantile(rates[fresh], [0.1, 0.5, 0.9, 0.99]) if rates[fresh] else []
