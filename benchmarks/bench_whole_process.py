@@ -16,7 +16,12 @@ seed-003 rubber strip against Exudyn's whole process.
 Every process is timed from outside (wall clock and user + system CPU time); best of
 ``--repeat`` after one priming run each, the codes interleaved.
 
-    python benchmarks/bench_whole_process.py [--repeat 3] [--out FILE]
+    python benchmarks/bench_whole_process.py [--repeat 3] [--out FILE] [--baseline DIR]
+
+``--baseline DIR``: also run the tetherdyn processes from another tree of the package (an
+export of an earlier commit, ``git archive COMMIT | tar -x -C DIR``), interleaved with this
+checkout's, each with its own numba cache (primed like the others): before/after side by
+side in the same run.
 """
 
 from __future__ import annotations
@@ -86,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results_whole_process.md")
+    p.add_argument("--baseline", type=Path, default=None,
+                   help="another tree of the package (its src/ and lab), run interleaved")
     args = p.parse_args(argv)
     load0 = os.getloadavg()[0]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ensure_bytecode(ROOT / "src")),
@@ -109,6 +116,21 @@ def main(argv: list[str] | None = None) -> int:
               solver="generalized_alpha", spectral_radius=sv["rho_inf"])
     jobs = {
         "rov": lambda: tetherdyn_run(EXAMPLES / "rov_manoeuvre.yaml", work / "rov.nc", env),
+    }
+    base_commit = None
+    if args.baseline is not None:
+        bdir = args.baseline.resolve()
+        benv = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ensure_bytecode(bdir / "src")),
+                                                              str(bdir)])}
+        base_commit = (bdir / "COMMIT").read_text().strip() if (bdir / "COMMIT").exists() \
+            else str(bdir)
+        jobs["rov baseline"] = lambda: tetherdyn_run(EXAMPLES / "rov_manoeuvre.yaml",
+                                                     work / "rov_b.nc", benv)
+        jobs["strip air baseline"] = lambda: tetherdyn_run(EXAMPLES / "rubber_strip.yaml",
+                                                           work / "strip_b.nc", benv)
+        jobs["strip vacuum baseline"] = lambda: tetherdyn_run(vacuum_case, work / "vac_b.nc",
+                                                              benv)
+    jobs |= {
         "strip air tetherdyn": lambda: tetherdyn_run(EXAMPLES / "rubber_strip.yaml",
                                                      work / "strip.nc", env),
         "strip vacuum tetherdyn": lambda: tetherdyn_run(vacuum_case, work / "vac.nc", env),
@@ -131,27 +153,36 @@ def main(argv: list[str] | None = None) -> int:
         "# Whole processes: the ROV manoeuvre and the seed-003 strip (issue 22)", "",
         f"Machine: {cpu_model()}, {os.cpu_count()} cores, load average {load0:.2f} before the "
         f"run, {os.getloadavg()[0]:.2f} after. {versions('numba', 'exudyn')}.", "",
-        f"Command: `python benchmarks/bench_whole_process.py --repeat {args.repeat}`. Best of "
+        f"Command: `python benchmarks/bench_whole_process.py --repeat {args.repeat}"
+        + (f" --baseline DIR` (DIR: `git archive {base_commit} | tar -x -C DIR`)"
+           if base_commit else "`") + f". Best of "
         f"{args.repeat} fresh processes each (after one priming run), codes interleaved; CPU "
         "= the process's user + system time.", "",
         "## ROV manoeuvre (`tetherdyn run rov_manoeuvre.yaml`)", "",
-        "| simulated | process wall | process CPU | integration (wall) | real-time factor: "
-        "wall / CPU | ≥ 50× (wall / CPU) |", "|---|---|---|---|---|---|",
-        f"| {rov['simulated']:.1f} s | {rov['wall']:.2f} s | {rov['cpu']:.2f} s | "
-        f"{rov['integration']:.2f} s | {rov['simulated'] / rov['wall']:.1f}× / "
-        f"{rov['simulated'] / rov['cpu']:.1f}× | "
-        f"{'yes' if rov['simulated'] / rov['wall'] >= 50 else 'no'} / "
-        f"{'yes' if rov['simulated'] / rov['cpu'] >= 50 else 'no'} |", "",
+        "| code | simulated | process wall | process CPU | integration (wall) | real-time "
+        "factor: wall / CPU | ≥ 50× (wall / CPU) |", "|---|---|---|---|---|---|---|"]
+    for label, r in (("this checkout", rov), (f"baseline {base_commit}", b.get("rov baseline"))):
+        if r is None:
+            continue
+        lines.append(
+            f"| {label} | {r['simulated']:.1f} s | {r['wall']:.2f} s | {r['cpu']:.2f} s | "
+            f"{r['integration']:.2f} s | {r['simulated'] / r['wall']:.1f}× / "
+            f"{r['simulated'] / r['cpu']:.1f}× | "
+            f"{'yes' if r['simulated'] / r['wall'] >= 50 else 'no'} / "
+            f"{'yes' if r['simulated'] / r['cpu'] >= 50 else 'no'} |")
+    lines += [
+        "",
         "## Seed-003 strip: tetherdyn against Exudyn, whole processes", "",
         "| variant | code | process wall | process CPU | integration | lab imports in the "
         "process (wall / CPU) | wall / CPU less lab imports |", "|---|---|---|---|---|---|---|"]
     for variant in ("air", "vacuum"):
-        for code in ("tetherdyn", "Exudyn"):
+        for code in ("tetherdyn", "baseline", "Exudyn"):
             r = b.get(f"strip {variant} {code}")
             if r is None:
                 continue
             lab, lab_cpu = r.get("lab", 0.0), r.get("lab_cpu", 0.0)
-            lines.append(f"| {variant} | {code} | {r['wall']:.2f} s | {r['cpu']:.2f} s | "
+            name = f"tetherdyn {base_commit}" if code == "baseline" else code
+            lines.append(f"| {variant} | {name} | {r['wall']:.2f} s | {r['cpu']:.2f} s | "
                          f"{r['integration']:.2f} s | {lab:.2f} / {lab_cpu:.2f} s | "
                          f"{r['wall'] - lab:.2f} / {r['cpu'] - lab_cpu:.2f} s |")
     lines.append("")

@@ -21,7 +21,13 @@ evaluations) are printed with it; its integration wall time is what the run itse
 measured. On a shared machine wall times include the waits for a core (the load is
 printed); the buckets, being CPU time, do not.
 
-    python benchmarks/profile_run.py [rov_manoeuvre ...] [--out FILE]
+    python benchmarks/profile_run.py [rov_manoeuvre ...] [--out FILE] [--repeat N]
+        [--baseline DIR]
+
+``--baseline DIR``: each example also runs from another tree of the package (an export of
+an earlier commit, ``git archive COMMIT | tar -x -C DIR``, its name in ``DIR/COMMIT``),
+alternating with this checkout's process; ``--repeat N`` keeps the profile with the least
+run CPU of N of each (warm both caches first).
 """
 
 from __future__ import annotations
@@ -68,14 +74,14 @@ print(json.dumps(out))
 """
 
 
-def profile(example: Path) -> dict:
+def profile(example: Path, tree: Path = ROOT) -> dict:
     import json
 
     import netCDF4
 
     with tempfile.TemporaryDirectory() as tmp:
         nc = Path(tmp) / "out.nc"
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree / "src"), str(tree)])}
         proc = subprocess.run([sys.executable, "-c", CHILD, str(example), str(nc)], env=env,
                               capture_output=True, text=True, cwd=tmp)
         if proc.returncode != 0:
@@ -112,16 +118,34 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("examples", nargs="*", default=["rov_manoeuvre"])
     p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--repeat", type=int, default=1)
+    p.add_argument("--baseline", type=Path, default=None)
     args = p.parse_args(argv)
     ensure_bytecode(ROOT / "src")
     load0 = os.getloadavg()[0]
     started = datetime.datetime.now(datetime.UTC)
-    rows = {name: profile(EXAMPLES / f"{name}.yaml") for name in args.examples}
+    trees = {"": ROOT}
+    if args.baseline is not None:
+        b = args.baseline.resolve()
+        ensure_bytecode(b / "src")
+        tag = (b / "COMMIT").read_text().strip() if (b / "COMMIT").exists() else str(b)
+        trees[f" @ {tag}"] = b
+    runs: dict[str, list] = {}
+    for _ in range(args.repeat):
+        for name in args.examples:
+            for tag, tree in trees.items():  # alternating
+                runs.setdefault(name + tag, []).append(profile(EXAMPLES / f"{name}.yaml",
+                                                               tree))
+    rows = {k: min(v, key=lambda r: r["run_cpu"]) for k, v in runs.items()}
     text = table(rows)
     print(text)
     if args.out is not None:
         uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
         cmd = "python benchmarks/profile_run.py " + " ".join(args.examples)
+        if args.repeat > 1:
+            cmd += f" --repeat {args.repeat}"
+        if args.baseline is not None:
+            cmd += " --baseline DIR"
         args.out.write_text("\n".join([
             "# A warm `tetherdyn run`, profiled after import (issue 22)", "",
             f"- Date: {started:%Y-%m-%d %H:%M} UTC; machine: {cpu_model()}, "

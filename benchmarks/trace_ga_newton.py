@@ -9,11 +9,14 @@ are printed beside those of the compiled run of the same case, which it must rep
 Slow (Python per iteration): ``--until`` shortens the run.
 
     python benchmarks/trace_ga_newton.py src/tetherdyn/examples/rov_manoeuvre.yaml
-        [--until 57] [--band-nodes N] [--slow-rate 0.3] [--examples 12]
+        [--until 57] [--band-nodes N] [--slow-rate 0.5] [--rebuilds 1] [--backtracks 6]
+        [--max-iter 15] [--examples 12]
 
 ``--band-nodes`` (higher_order only) widens the Jacobian's band; ``--slow-rate`` changes
-the contraction rate above which a reused Jacobian is refreshed: what-ifs, not the code's
-settings.
+the contraction rate above which a Jacobian is refreshed, ``--rebuilds`` how often per
+solve the solve's own Jacobian is rebuilt at the iterate, ``--backtracks`` the line
+search's halvings, ``--max-iter`` the iterations besides them: what-ifs, not the code's
+settings (the compiled run is printed beside the replica only with the code's).
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--until", type=float, default=None, help="simulated seconds")
     p.add_argument("--band-nodes", type=int, default=None)
     p.add_argument("--slow-rate", type=float, default=ga.SLOW_RATE)
+    p.add_argument("--rebuilds", type=int, default=ga.JAC_REBUILDS)
+    p.add_argument("--backtracks", type=int, default=ga.NEWTON_BACKTRACKS)
+    p.add_argument("--max-iter", type=int, default=ga.NEWTON_MAX_ITER)
     p.add_argument("--examples", type=int, default=12, help="rejected steps to print")
     a = p.parse_args(argv)
     case = load_case(a.case)
@@ -67,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     free = held == 0
     nq = A.size
     jac_why, rejects, iters, examples = Counter(), Counter(), Counter(), []
+    events = Counter()
     rates = {True: [], False: []}  # contraction rates with a fresh / a reused Jacobian
 
     def newton(t: float, h: float) -> tuple[str | None, list]:
@@ -77,8 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         hj = state[ga.S_HJAC]
         need = hj <= 0.0 or h > ga.JAC_H_RATIO * hj or h * ga.JAC_H_RATIO < hj
         why = "after a rejection (or the first)" if hj <= 0.0 else "step size changed"
-        fresh, e_prev, log = False, 0.0, []
-        for _ in range(ga.NEWTON_MAX_ITER):
+        fresh, rebuilds, backtracks, lam, e_prev, log = False, 0, 0, 1.0, 0.0, []
+        for _ in range(a.max_iter + a.backtracks):
             trial(data, t + h, h, params, nq, y, A, an, y1, ya)
             model.force(ta, ya, F, data)
             model.mass(ta, ya, Mb, data)
@@ -99,7 +106,6 @@ def main(argv: list[str] | None = None) -> int:
                 log.append("J")
             r[:] = -r
             ga.band_solve(W, band, piv, r)
-            an[free] += r[free]
             state[ga.S_ITERS] += 1
             e = ga._increment_norm(h, params, held, y1, r)
             log.append(float(f"{e:.3g}"))
@@ -108,20 +114,40 @@ def main(argv: list[str] | None = None) -> int:
             if e_prev > 0.0:
                 theta = e / e_prev
                 rates[fresh].append(theta)
-                if theta >= 1.0 or (theta > a.slow_rate and not fresh):
+                if theta > a.slow_rate and (not fresh or rebuilds < a.rebuilds):
                     if fresh:
-                        return "diverging with a fresh Jacobian (theta >= 1)", log
+                        rebuilds += 1
+                        why = ("diverging with this solve's Jacobian: rebuilt at the "
+                               "iterate (theta >= 1)" if theta >= 1.0 else
+                               "slow contraction with this solve's Jacobian: rebuilt at "
+                               "the iterate (theta > slow rate)")
+                    else:
+                        why = "slow contraction with a reused Jacobian (theta > slow rate)"
+                    if theta < 1.0 or not fresh:
+                        an[free] += r[free]
                     need, e_prev = True, 0.0
-                    why = "slow contraction with a reused Jacobian (theta > slow rate)"
+                    continue
+                if theta >= 1.0:
+                    if backtracks == a.backtracks:
+                        return "diverging after the rebuilds and line search", log
+                    backtracks += 1
+                    events["line-search halvings"] += 1
+                    an[free] -= 0.5 * lam * ap[free]
+                    lam *= 0.5
+                    log.append("/2")
                     continue
                 done = theta / (1.0 - theta) * e <= ga.NEWTON_TOL
             else:
                 done = e <= ga.NEWTON_TOL
+            an[free] += r[free]
+            ap[:] = r
+            lam = 1.0
             if done or e <= 1e-3 * ga.NEWTON_TOL:
                 trial(data, t + h, h, params, nq, y, A, an, y1, ya)
                 return None, log
             e_prev = e
-        return f"{ga.NEWTON_MAX_ITER} iterations without convergence", log
+        return (f"{a.max_iter + a.backtracks} iterations without "
+                "convergence"), log
 
     dt = params[ga.P_DT]
     h, t, steps = dt, 0.0, 0
@@ -149,15 +175,17 @@ def main(argv: list[str] | None = None) -> int:
             y[:] = y1
             A[:] = an
             steps += 1
-            iters[sum(1 for x in log if x != "J")] += 1
+            iters[sum(1 for x in log if not isinstance(x, str))] += 1
             h = min(dt, 2.0 * hs)
     wall = time.perf_counter() - w0
-    print(f"case {a.case}, until t = {t:g} s; band {band}, slow rate {a.slow_rate} "
+    print(f"case {a.case}, until t = {t:g} s; band {band}, slow rate {a.slow_rate}, rebuilds "
+          f"{a.rebuilds}, halvings {a.backtracks}, iterations {a.max_iter} "
           f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {wall:.0f} s)")
     print(f"replica: steps {steps}, rejected {int(state[ga.S_REJECTS])}, Jacobians "
           f"{int(state[ga.S_JACS])}, Newton iterations {int(state[ga.S_ITERS])}, force "
           f"evaluations {int(state[ga.S_EVALS])}")
-    if a.band_nodes is None and a.slow_rate == ga.SLOW_RATE:
+    if (a.band_nodes is None and a.slow_rate == ga.SLOW_RATE and a.rebuilds == ga.JAC_REBUILDS
+            and a.backtracks == ga.NEWTON_BACKTRACKS and a.max_iter == ga.NEWTON_MAX_ITER):
         res = integrate(build_model(case), "generalized_alpha", s.dt, t, s.output_interval,
                         rtol=s.rtol, atol=s.atol)
         st2 = res.stats
@@ -166,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{st2['newton_iterations']}, force evaluations {st2['force_evaluations']}")
     print("rejected steps:", dict(rejects))
     print("Jacobians built:", dict(jac_why))
+    print("line search:", dict(events))
     print("Newton iterations per accepted step:", dict(sorted(iters.items())))
     for fresh in (True, False):
         q = np.quantile(rates[fresh], [0.1, 0.5, 0.9, 0.99]) if rates[fresh] else []

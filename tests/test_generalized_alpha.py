@@ -360,13 +360,14 @@ def test_newton_failure_names_time_and_remedy():
 
 
 def test_violent_case_fails_with_a_newton_error():
-    """A stiff cable (EA = 5 MN) released at 50 % strain with a 50 ms step: Newton fails
-    even after the step is cut 2^11 times, and the run stops with an error naming the
-    time, the residual and a remedy (never NaN results)."""
+    """A stiff cable (EA = 5 MN) released at 50 % strain with a 0.2 s step: Newton fails
+    even after the step is cut 2^12 times, and the run stops with an error naming the
+    time, the residual and a remedy (never NaN results). (At 50 ms the Newton of issue 22,
+    with its line search at the slack kink, converges: the run goes through.)"""
     c = lumped_mass_vacuum_fixed()
     c["tether"]["EA"] = 5e6
     c["initial"] = dict(shape="points", points=[[0, 0, 0], [1.5, 0, 0], [3.0, 0, 0]])
-    c["solver"].update(dt=0.05, output_interval=0.05, duration=1.0)
+    c["solver"].update(dt=0.2, output_interval=0.2, duration=1.0)
     with pytest.raises(SimulationError,
                        match=r"Newton iterations did not converge at t = [0-9.]+ s.*residual\| "
                              r"[0-9.e+]+ N.*try a smaller solver\.dt"):

@@ -63,10 +63,15 @@ P_AM, P_AF, P_BETA, P_GAMMA, P_RTOL, P_ATOL, P_DT, P_ADAPT, P_MAXSTEPS, P_HMIN =
 #: Newton stops when the estimated remaining error (scaled like rk45's error norm) is below
 #: this fraction of the tolerance
 NEWTON_TOL = 0.05
-#: Newton iterations per attempt before the step is cut
-NEWTON_MAX_ITER = 10
-#: a contraction rate above this with a reused Jacobian triggers a fresh one
-SLOW_RATE = 0.3
+#: Newton iterations per attempt before the step is cut (plus NEWTON_BACKTRACKS)
+NEWTON_MAX_ITER = 15
+#: a contraction rate above this triggers a fresh Jacobian (a reused one, or one built in
+#: this solve at an earlier iterate, at most JAC_REBUILDS times per solve)
+SLOW_RATE = 0.5
+#: Jacobians rebuilt at the current iterate per solve after the solve's first one
+JAC_REBUILDS = 1
+#: halvings of a diverging Newton step per solve (line search) before the step is cut
+NEWTON_BACKTRACKS = 6
 #: a Jacobian is reused for a step h with h / h_J inside [1 / JAC_H_RATIO, JAC_H_RATIO]
 JAC_H_RATIO = 1.25
 #: relative finite-difference perturbation of the coordinates (≈ sqrt(machine epsilon))
@@ -253,7 +258,16 @@ def _increment_norm(h, params, held, y1, da):
 
 def _newton(data, t, h, params, band, held, y, a, an, y1, ya, F, Fp, ap, r, Mb, W, piv, state):
     """Solve one step for an (predictor: an = a). Returns True on convergence, with y1 the
-    state at t + h; on failure state[S_INCR], state[S_RESID] describe the last iterate."""
+    state at t + h; on failure state[S_INCR], state[S_RESID] describe the last iterate.
+
+    Modified Newton with two safeguards at the kink of the bilinear tension law (seed 004
+    eq. 2.17), where a Jacobian built on one side of it sends the iterates across and back
+    (issue 22, benchmarks/trace_ga_newton.py): a Jacobian built in this solve that stops
+    contracting is rebuilt at the current iterate (semismooth Newton: the branch of the
+    iterate), up to JAC_REBUILDS times; after that, a diverging step is halved along its
+    direction (a line search on the natural monotonicity test, as the seed's §5.4.2 does
+    along the Newton direction), up to NEWTON_BACKTRACKS times. ``ap`` holds the last full
+    Newton step while no Jacobian is being built."""
     nq = an.size
     am = params[P_AM]
     ta = t + (1.0 - params[P_AF]) * h
@@ -262,9 +276,12 @@ def _newton(data, t, h, params, band, held, y, a, an, y1, ya, F, Fp, ap, r, Mb, 
     held_acc(t + h, y, an, data)
     hj = state[S_HJAC]
     need_jac = hj <= 0.0 or h > JAC_H_RATIO * hj or h * JAC_H_RATIO < hj
-    fresh = False
+    fresh = False  # the Jacobian was built in this solve
+    rebuilds = 0
+    backtracks = 0
+    lam = 1.0  # fraction of the last full step ap taken
     e_prev = 0.0
-    for _ in range(NEWTON_MAX_ITER):
+    for _ in range(NEWTON_MAX_ITER + NEWTON_BACKTRACKS):
         _trial(data, t + h, h, params, nq, y, a, an, y1, ya)
         force(ta, ya, F, data)
         mass(ta, ya, Mb, data)
@@ -290,9 +307,6 @@ def _newton(data, t, h, params, band, held, y, a, an, y1, ya, F, Fp, ap, r, Mb, 
         for i in range(nq):
             r[i] = -r[i]
         band_solve(W, band, piv, r)
-        for i in range(nq):
-            if not held[i]:
-                an[i] += r[i]
         state[S_ITERS] += 1.0
         e = _increment_norm(h, params, held, y1, r)
         state[S_INCR] = e
@@ -300,15 +314,36 @@ def _newton(data, t, h, params, band, held, y, a, an, y1, ya, F, Fp, ap, r, Mb, 
             return False
         if e_prev > 0.0:
             theta = e / e_prev
-            if theta >= 1.0 or (theta > SLOW_RATE and not fresh):
+            if theta > SLOW_RATE and (not fresh or rebuilds < JAC_REBUILDS):
+                # a fresh Jacobian at the current iterate; a contracting step (and, as
+                # measured, a reused Jacobian's diverging one) is taken first
                 if fresh:
-                    return False  # diverging with a fresh Jacobian
+                    rebuilds += 1
+                if theta < 1.0 or not fresh:
+                    for i in range(nq):
+                        if not held[i]:
+                            an[i] += r[i]
                 need_jac = True
                 e_prev = 0.0
+                continue
+            if theta >= 1.0:
+                if backtracks == NEWTON_BACKTRACKS:
+                    return False  # diverging with a fresh Jacobian
+                # halve the last step: an = a_prev + lam ap → a_prev + lam / 2 ap
+                backtracks += 1
+                for i in range(nq):
+                    if not held[i]:
+                        an[i] -= 0.5 * lam * ap[i]
+                lam *= 0.5
                 continue
             done = theta / (1.0 - theta) * e <= NEWTON_TOL
         else:
             done = e <= NEWTON_TOL
+        for i in range(nq):
+            if not held[i]:
+                an[i] += r[i]
+            ap[i] = r[i]
+        lam = 1.0
         if done or e <= 1e-3 * NEWTON_TOL:
             _trial(data, t + h, h, params, nq, y, a, an, y1, ya)
             return True
