@@ -138,6 +138,45 @@ class SteppedRun:
         self.t = t1
         self._update_forces()
 
+    # -- save / restore ---------------------------------------------------------------
+    def _saved(self) -> dict[str, Any]:
+        """The subclass's own host state for :meth:`save` (arrays by key)."""
+        return {}
+
+    def _restored(self, data: dict[str, np.ndarray]) -> None:
+        """Take back what :meth:`_saved` gave."""
+
+    @staticmethod
+    def _case_from(text: str, base_dir: str) -> Any:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def save(self, path: str | Path) -> Path:
+        """Write the run's state (time, the stepper's full state with its run data: state
+        vector, integrator state, the host's driven segments and schedules, and the case)
+        to an ``.npz`` file; :meth:`load` continues it bit for bit."""
+        path = Path(path)
+        arrays: dict[str, Any] = dict(t=np.array(self.t), case=np.array(self.case.to_yaml()),
+                                      base_dir=np.array(str(self.case.base_dir)),
+                                      driven=np.array(sorted(self._driven), dtype=str))
+        arrays.update(self._saved())
+        arrays.update(self._stepper.save())
+        with path.open("wb") as fh:
+            np.savez(fh, **arrays)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path):
+        """A run of this class continuing the one saved by :meth:`save`."""
+        with np.load(Path(path), allow_pickle=False) as f:
+            data = {k: f[k] for k in f.files}
+        sim = cls(cls._case_from(str(data["case"]), str(data["base_dir"])))
+        sim._stepper.restore(data)
+        sim.t = float(data["t"])
+        sim._driven = {str(w) for w in data["driven"]}
+        sim._restored(data)
+        sim._update_forces()
+        return sim
+
 
 class Simulator(SteppedRun):
     """A tether advanced step by step by a host program.
@@ -254,30 +293,14 @@ class Simulator(SteppedRun):
     def _update_forces(self) -> None:
         self.model.end_forces(self.t, self.y, self._forces, self.data.args)
 
-    # -- save / restore ---------------------------------------------------------------
-    def save(self, path: str | Path) -> Path:
-        """Write the run's state (time, the stepper's full state with its run data: state
-        vector, integrator state, driven-end and winch schedules, and the case) to an
-        ``.npz`` file; :meth:`load` continues it bit for bit."""
-        path = Path(path)
-        arrays: dict[str, Any] = dict(t=np.array(self.t), case=np.array(self.case.to_yaml()),
-                                      base_dir=np.array(str(self.case.base_dir)),
-                                      driven=np.array(sorted(self._driven), dtype=str),
-                                      payout=np.array(self._payout))
-        arrays.update(self._stepper.save())
-        with path.open("wb") as fh:
-            np.savez(fh, **arrays)
-        return path
+    # -- save / restore (SteppedRun.save / load) --------------------------------------
+    def _saved(self) -> dict[str, Any]:
+        return {"payout": np.array(self._payout)}
 
-    @classmethod
-    def load(cls, path: str | Path) -> Simulator:
-        """A Simulator continuing the run saved by :meth:`save`."""
-        with np.load(Path(path), allow_pickle=False) as f:
-            data = {k: f[k] for k in f.files}
-        sim = cls(load_case(str(data["case"]), base_dir=str(data["base_dir"])))
-        sim._stepper.restore(data)
-        sim.t = float(data["t"])
-        sim._driven = {str(w) for w in data["driven"] if w in _ENDS}
-        sim._payout = bool(data["payout"])
-        sim._update_forces()
-        return sim
+    def _restored(self, data: dict[str, np.ndarray]) -> None:
+        self._driven &= set(_ENDS)
+        self._payout = bool(data["payout"])
+
+    @staticmethod
+    def _case_from(text: str, base_dir: str) -> Case:
+        return load_case(text, base_dir=base_dir)

@@ -15,9 +15,11 @@ Hermite curve from its value and rate at the step's start to the host's at its e
 (cosim.py's segment, the same compiled function; the angles with their rates from ω), or
 on a straight line when the host gives the pose or position alone: the lines see a C1
 motion across steps. A coupled body or point the host never drives keeps its case
-trajectory. The step runs the case's integrator (rk4 with ``solver.dt``, or rk45) in one
-compiled call into preallocated arrays; the forces come from one more compiled call (the
-system's rhs and its results kernel at t + dt) and one that sums them per body and point.
+trajectory. The step runs the case's integrator (rk4 with ``solver.dt``, rk45 or
+generalized-α) in one compiled call into preallocated arrays; the forces come from one more
+compiled call (the system's rhs and its results kernel at t + dt) and one that sums them per
+body and point. ``save(path)`` writes the run (state, integrator, the host's segments, the
+case) to an ``.npz`` file and ``SystemSimulator.load(path)`` continues it bit for bit.
 """
 
 from __future__ import annotations
@@ -228,3 +230,8 @@ class SystemSimulator(SteppedRun):
         bstate = self._bstate if self._bstate is not None else args.bstate
         _host_loads(self._line_forces, self._point_ends, self._pf, self._body_ends,
                     self._body_at, bstate, self._bf)
+
+    # -- save / restore (cosim.SteppedRun.save / load) --------------------------------
+    @staticmethod
+    def _case_from(text: str, base_dir: str) -> SystemCase:
+        return load_system(text, base_dir=base_dir)

@@ -139,6 +139,15 @@ class Formulation:
             return tuple(str(i) for i, v in enumerate(d) if isinstance(v, np.ndarray))
         return tuple(f for f in names if isinstance(getattr(d, f), np.ndarray))
 
+    def run_arrays(self, data: tuple) -> dict[str, np.ndarray]:
+        """The arrays a run mutates in ``data`` (a run's data tuple), keyed
+        ``data.<field>``: what a saved run carries (:meth:`RunData.save` /
+        :meth:`RunData.restore`). A model whose data nests per-run arrays (a system's
+        stacked lines, its higher_order lines' own data) adds them under longer keys."""
+        names = getattr(data, "_fields", None)
+        return {f"data.{n}": (getattr(data, n) if names is not None else data[int(n)])
+                for n in self._run_field_names()}
+
     def freeze(self) -> None:
         """Make the constant arrays of ``data`` read-only and remember the run fields'
         starting values (what :meth:`make_data` copies). Idempotent."""
@@ -194,7 +203,6 @@ class RunData:
     def __init__(self, model: Formulation) -> None:
         self.model = model
         self.args = model.make_data()
-        self._run = model._run_field_names()
 
     @property
     def held(self) -> np.ndarray | None:
@@ -249,32 +257,36 @@ class RunData:
         return self.args.winch
 
     def save(self) -> dict[str, np.ndarray]:
-        """Every run field's current value, keyed ``data.<field>`` (copies)."""
-        d = self.args
-        out = {}
-        for name in self._run:
-            v = getattr(d, name) if hasattr(d, "_fields") else d[int(name)]
-            out[f"data.{name}"] = np.array(v, copy=True)
-        return out
+        """Every array the run mutates (Formulation.run_arrays), keyed ``data.<field>``
+        (copies)."""
+        return {k: np.array(v, copy=True)
+                for k, v in self.model.run_arrays(self.args).items()}
 
     def restore(self, arrays: dict[str, np.ndarray]) -> None:
-        """Set the run fields from :meth:`save`'s arrays: in place where the shape and
-        type agree (arrays others hold, e.g. a workspace's held flags, stay valid), else
-        the field takes a copy."""
+        """Set the run's arrays from :meth:`save`'s: in place where the shape and type
+        agree (arrays others hold, e.g. a workspace's held flags, stay valid); else a
+        top-level field takes a copy (a winch split changed its size), and a nested one is
+        an error (its size is fixed by the case)."""
         replace = {}
-        for name in self._run:
-            key = f"data.{name}"
+        for key, cur in self.model.run_arrays(self.args).items():
             if key not in arrays:
                 continue
             new = arrays[key]
-            cur = getattr(self.args, name) if hasattr(self.args, "_fields") else \
-                self.args[int(name)]
             if cur.shape == new.shape and cur.dtype == new.dtype:
                 np.copyto(cur, new)
+            elif key.count(".") == 1:
+                replace[key[5:]] = np.ascontiguousarray(new, dtype=cur.dtype).copy()
             else:
-                replace[name] = np.ascontiguousarray(new, dtype=cur.dtype).copy()
+                raise ValueError(f"restore: {key} was saved with shape {new.shape}, the "
+                                 f"run has {cur.shape}: not this case's run")
         if replace:
-            self.args = self.args._replace(**replace)
+            if hasattr(self.args, "_fields"):
+                self.args = self.args._replace(**replace)
+            else:
+                args = list(self.args)
+                for name, v in replace.items():
+                    args[int(name)] = v
+                self.args = tuple(args)
 
 
 def _rk4_amplification(z: complex) -> float:

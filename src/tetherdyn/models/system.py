@@ -526,6 +526,12 @@ class LineSystem(Formulation):
         fresh = {f: v.copy() for f, v in self._stack_pristine.items()}
         return d._replace(stack=d.stack._replace(**fresh))
 
+    def run_arrays(self, data: tuple) -> dict[str, np.ndarray]:
+        """The run fields and the stacked lines' own (``data.stack.<field>``: work arrays,
+        the step API's end motions, seabed anchors)."""
+        return {**super().run_arrays(data),
+                **{f"data.stack.{f}": getattr(data.stack, f) for f in LINE_RUN_FIELDS}}
+
     # -- the formulation surface -------------------------------------------------------
     def line_slices(self) -> dict[str, slice]:
         """Each line's slice of the state vector."""

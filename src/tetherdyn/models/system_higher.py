@@ -274,6 +274,15 @@ class MixedSystem(BodySystem):
         d = super().make_data()
         return d._replace(ho=tuple(self.line_models[k].make_data() for k in self.others))
 
+    def run_arrays(self, data: tuple) -> dict[str, np.ndarray]:
+        """The lumped-mass system's run arrays and each higher_order line's own
+        (``data.ho.<line>.<field>``)."""
+        out = super().run_arrays(data)
+        for k, d in zip(self.others, data.ho, strict=True):
+            for key, v in self.line_models[k].run_arrays(d).items():
+                out[f"data.ho.{k}.{key[5:]}"] = v
+        return out
+
     def line_slices(self) -> dict[str, slice]:
         """Each line's slice of the state vector, in the order of ``lines``."""
         hoff = self.data.hoff
