@@ -45,17 +45,6 @@ def two_lines(tether: dict, b: dict, *, solver: dict, a=(0.0, 0.0, 0.0), c=(30.0
     return case
 
 
-def total_energy(res) -> tuple[np.ndarray, np.ndarray]:
-    """(kinetic, kinetic + potential) [J] of the lines and the free points."""
-    ke = sum(t.data_vars["kinetic_energy"][1] for t in res.lines.values())
-    pe = sum(t.data_vars["potential_energy"][1] for t in res.lines.values())
-    for v in res.points.values():
-        if "kinetic_energy" in v:
-            ke = ke + v["kinetic_energy"][1]
-            pe = pe + v["potential_energy"][1]
-    return ke, ke + pe
-
-
 def test_clump_weight_between_two_chains_settles_at_the_two_catenaries_equilibrium():
     """A 400 kg clump (0.02 m³) between two chains in water settles where the closed-form
     elastic catenaries (Irvine 1981; analytic.elastic_catenary) of the two chains, each
@@ -105,7 +94,7 @@ def test_energy_is_held_in_vacuum_without_damping():
         {"type": "free", "position": [6.0, 0.0, -7.0], "mass": 3.0},
         c=(13.0, 0.0, -1.0), lengths=(10.0, 8.0), elements=(10, 8),
         solver={"method": "rk4", "dt": 2e-4, "duration": 2.0, "output_interval": 0.05})
-    ke, E = total_energy(run_system(case, progress=False))
+    ke, E = run_system(case, progress=False).energies()
     assert ke.max() > 1000.0  # the swing exchanges ~2 kJ
     assert np.abs(E - E[0]).max() / ke.max() < 1e-5
 

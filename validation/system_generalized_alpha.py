@@ -36,7 +36,7 @@ from tetherdyn.system_run import run_system
 
 from . import Row, register
 
-__all__ = ["two_lines", "clump_case", "pulled_case", "swing_case", "total_energy",
+__all__ = ["two_lines", "clump_case", "pulled_case", "swing_case",
            "catenary_point", "path_errors", "body_run"]
 
 RHO, G, D, MPL, EA = 1025.0, 9.81, 0.05, 8.0, 5e6
@@ -135,20 +135,9 @@ def swing_case(dt: float, duration: float = 2.0) -> dict:
                      lengths=(10.0, 8.0), elements=(10, 8))
 
 
-def total_energy(res) -> tuple[np.ndarray, np.ndarray]:
-    """(kinetic, kinetic + potential) [J] of the lines and the free points."""
-    ke = sum(t.data_vars["kinetic_energy"][1] for t in res.lines.values())
-    pe = sum(t.data_vars["potential_energy"][1] for t in res.lines.values())
-    for v in res.points.values():
-        if "kinetic_energy" in v:
-            ke = ke + v["kinetic_energy"][1]
-            pe = pe + v["potential_energy"][1]
-    return ke, ke + pe
-
-
 def energy_error(dt: float, duration: float = 2.0) -> tuple[float, float]:
     """(max |E − E0| / max kinetic energy, max kinetic energy [J]) of the swing."""
-    ke, E = total_energy(run_system(swing_case(dt, duration), progress=False))
+    ke, E = run_system(swing_case(dt, duration), progress=False).energies()
     return float(np.abs(E - E[0]).max() / ke.max()), float(ke.max())
 
 

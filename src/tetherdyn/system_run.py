@@ -62,6 +62,21 @@ class SystemResults:
     attrs: dict
     bodies: dict[str, dict[str, Variable]] | None = None
 
+    def energies(self) -> tuple[np.ndarray, np.ndarray]:
+        """(kinetic, kinetic + potential) energy [J] of the whole system over ``times``:
+        every line's (its end nodes included), plus each free point's and free body's own
+        (their ``kinetic_energy`` / ``potential_energy``; fixed and coupled ones have
+        none)."""
+        ke = np.zeros_like(self.times)
+        pe = np.zeros_like(self.times)
+        parts = [t.data_vars for t in self.lines.values()]
+        parts += [*self.points.values(), *(self.bodies or {}).values()]
+        for v in parts:
+            if "kinetic_energy" in v:
+                ke = ke + v["kinetic_energy"][1]
+                pe = pe + v["potential_energy"][1]
+        return ke, ke + pe
+
     def to_datatree(self) -> xr.DataTree:
         """The results as an xarray.DataTree: ``/`` (attributes, time), ``lines/<name>``,
         ``points/<name>``, ``bodies/<name>``."""
