@@ -17,7 +17,6 @@ Every process is timed from outside (wall clock and user + system CPU time); bes
 ``--repeat`` after one priming run each, the codes interleaved.
 
     python benchmarks/bench_whole_process.py [--repeat 3] [--out FILE] [--baseline DIR]
-        [--examples all | NAME ...] [--baseline-examples]
 
 ``--baseline DIR``: also run the tetherdyn processes from another tree of the package (an
 export of an earlier commit, ``git archive COMMIT | tar -x -C DIR``), interleaved with this
@@ -25,11 +24,8 @@ checkout's, each with its own numba cache (primed like the others): before/after
 side in the same run. The two trees' results files are compared (every variable, its
 values and attributes, every global attribute but ``wall_time_s``).
 
-``--examples``: also ``tetherdyn run`` every bundled example case (``all``:
-``src/tetherdyn/examples/*.yaml`` less the GA problem files) in fresh processes, interleaved
-with the rest; a table per example of the whole process against its integration (issue
-22: process wall ≤ integration + 1.0 s). ``--baseline-examples``: those from the baseline
-tree too.
+Every bundled example as a whole process against its integration (issue 22: process wall
+≤ integration + 1.0 s): benchmarks/bench_startup.py (results_startup.md).
 """
 
 from __future__ import annotations
@@ -74,17 +70,14 @@ def timed(cmd: list[str], env: dict) -> tuple[float, float, str]:
 
 
 def tetherdyn_run(case: Path, out: Path, env: dict) -> dict:
-    import netCDF4
+    import xarray as xr
 
     wall, cpu, _ = timed([sys.executable, "-c", CLI, "run", str(case), "-q", "-o", str(out)],
                          env)
-    with netCDF4.Dataset(out) as nc:  # a line's file, or a system's (groups per line)
-        integ = float(nc.getncattr("wall_time_s"))
-        times = nc if "time" in nc.variables else next(
-            g for g in nc.groups.values() if "time" in g.variables)
-        simulated = float(times.variables["time"][-1])
-        method = str(getattr(nc, "method", ""))
-    return dict(wall=wall, cpu=cpu, integration=integ, simulated=simulated, method=method)
+    with xr.open_dataset(out) as ds:
+        integ = float(ds.attrs["wall_time_s"])
+        simulated = float(ds.time.values[-1])
+    return dict(wall=wall, cpu=cpu, integration=integ, simulated=simulated)
 
 
 def exudyn_run(kw: dict, env: dict) -> dict:
@@ -96,12 +89,6 @@ def exudyn_run(kw: dict, env: dict) -> dict:
 
 def best(runs: list[dict]) -> dict:
     return min(runs, key=lambda r: r["wall"])
-
-
-def bundled_cases() -> list[str]:
-    """Names of the bundled example cases (YAML, not GA problem files)."""
-    return sorted(p.stem for p in EXAMPLES.glob("*.yaml")
-                  if not any(ln.startswith("base_case:") for ln in p.read_text().splitlines()))
 
 
 def same_results(a: Path, b: Path) -> str:
@@ -145,12 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results_whole_process.md")
     p.add_argument("--baseline", type=Path, default=None,
                    help="another tree of the package (its src/ and lab), run interleaved")
-    p.add_argument("--examples", nargs="*", default=[],
-                   help="bundled example cases to run too (all: every one)")
-    p.add_argument("--baseline-examples", action="store_true",
-                   help="run the examples from the baseline tree too")
     args = p.parse_args(argv)
-    examples = bundled_cases() if args.examples == ["all"] else list(args.examples)
     load0 = os.getloadavg()[0]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ensure_bytecode(ROOT / "src")),
                                                          str(ROOT)])}
@@ -192,18 +174,9 @@ def main(argv: list[str] | None = None) -> int:
                                                      work / "strip.nc", env),
         "strip vacuum tetherdyn": lambda: tetherdyn_run(vacuum_case, work / "vac.nc", env),
     }
-    pairs = [("rov", "rov baseline", work / "rov.nc", work / "rov_b.nc"),
-             ("strip air", "strip air baseline", work / "strip.nc", work / "strip_b.nc"),
-             ("strip vacuum", "strip vacuum baseline", work / "vac.nc", work / "vac_b.nc")]
-    for name in examples:
-        case = EXAMPLES / f"{name}.yaml"
-        out = work / f"ex_{name}.nc"
-        jobs[f"example {name}"] = lambda case=case, out=out: tetherdyn_run(case, out, env)
-        if args.baseline is not None and args.baseline_examples:
-            out_b = work / f"ex_{name}_b.nc"
-            jobs[f"example {name} baseline"] = (
-                lambda case=case, out=out_b: tetherdyn_run(case, out, benv))
-            pairs.append((f"example {name}", f"example {name} baseline", out, out_b))
+    pairs = [("rov", work / "rov.nc", work / "rov_b.nc"),  # results files, both trees
+             ("strip air", work / "strip.nc", work / "strip_b.nc"),
+             ("strip vacuum", work / "vac.nc", work / "vac_b.nc")]
     if exudyn_available():
         jobs["strip air Exudyn"] = lambda: exudyn_run(
             dict(kw, cd=strip["tether"]["cd_normal"], air_density=strip["environment"][
@@ -215,8 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.repeat):
         for k, job in jobs.items():  # interleaved
             runs[k].append(job())
-            print(k, {a: round(v, 3) if isinstance(v, float) else v
-                      for a, v in runs[k][-1].items()}, flush=True)
+            print(k, {a: round(b, 3) for a, b in runs[k][-1].items()}, flush=True)
     b = {k: best(v) for k, v in runs.items()}
     rov = b["rov"]
     lines = [
@@ -224,8 +196,6 @@ def main(argv: list[str] | None = None) -> int:
         f"Machine: {cpu_model()}, {os.cpu_count()} cores, load average {load0:.2f} before the "
         f"run, {os.getloadavg()[0]:.2f} after. {versions('numba', 'exudyn')}.", "",
         f"Command: `python benchmarks/bench_whole_process.py --repeat {args.repeat}"
-        + (" --examples " + (" ".join(args.examples)) if examples else "")
-        + (" --baseline-examples" if args.baseline_examples and base_commit else "")
         + (f" --baseline DIR` (DIR: `git archive {base_commit} | tar -x -C DIR`)"
            if base_commit else "`") + f". Best of "
         f"{args.repeat} fresh processes each (after one priming run), codes interleaved; CPU "
@@ -272,28 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     if base_commit is not None:
         lines += ["", f"Results files, this checkout against {base_commit} (every variable, "
                   "its values and attributes, the global attributes but `wall_time_s`):", ""]
-        for mine, theirs, fa, fb in pairs:
-            if mine.startswith("example") and theirs not in b:
-                continue
-            lines.append(f"- {mine}: {same_results(fa, fb)}")
-    if examples:
-        lines += [
-            "", "## Every bundled example (`tetherdyn run EXAMPLE.yaml`)", "",
-            "Overhead = process wall less the integration's wall time (the results file's "
-            "`wall_time_s`); issue 22 asks process wall ≤ integration + 1.0 s.", "",
-            "| example | method | simulated | process wall | process CPU | integration | "
-            "overhead (wall) | ≤ integration + 1 s |", "|---|---|--:|--:|--:|--:|--:|---|"]
-        for name in examples:
-            for tag in ("", " baseline"):
-                r = b.get(f"example {name}{tag}")
-                if r is None:
-                    continue
-                over = r["wall"] - r["integration"]
-                label = name + (f" @ {base_commit}" if tag else "")
-                lines.append(f"| {label} | {r['method']} | {r['simulated']:g} s | "
-                             f"{r['wall']:.2f} s | {r['cpu']:.2f} s | "
-                             f"{r['integration']:.2f} s | {over:.2f} s | "
-                             f"{'yes' if over <= 1.0 else 'no'} |")
+        for name, fa, fb in pairs:
+            lines.append(f"- {name}: {same_results(fa, fb)}")
     lines.append("")
     args.out.write_text("\n".join(lines))
     print("\n".join(lines))
