@@ -9,9 +9,9 @@ overlap):
 * integration: the compiled time loops (``rk4_chunk`` / ``rk45_chunk`` / ``ga_chunk``,
   their own time: compiled code has no Python frames inside);
 * numba's cache loads: the compiled functions read back from the disk cache
-  (``numba.core.caching.Cache.load_overload``, cumulative), of which the typing and target
-  contexts numba builds on the first one in a process (``BaseContext.refresh``, called
-  inside it);
+  (``numba.core.caching.Cache.load_overload``, or tetherdyn/_numba_load.py's replacement,
+  cumulative), of which the typing and target contexts numba builds on the first one in a
+  process (``BaseContext.refresh``, called inside numba's own: _numba_load skips it);
 * results file: ``results.ResultsTable.write`` (netCDF4);
 * the rest (case loading and checks, the model, the start, imports on first use,
   diagnostics …).
@@ -68,7 +68,8 @@ def pick(table, *parts):
 out = dict(import_wall=w1 - w0, import_cpu=c1 - c0, run_wall=w2 - w1, run_cpu=c2 - c1,
            integration=pick(own, "integrate/", "_chunk"),
            refresh=pick(cum, "numba/core/base.py", "refresh"),
-           load=pick(cum, "numba/core/caching.py", "load_overload"),
+           load=pick(cum, "numba/core/caching.py", "load_overload")
+           + pick(cum, "tetherdyn/_numba_load.py", "load_overload"),
            write=pick(cum, "tetherdyn/results.py", "write"))
 print(json.dumps(out))
 """
