@@ -21,8 +21,8 @@ Every process is timed from outside (wall clock and user + system CPU time); bes
 ``--baseline DIR``: also run the tetherdyn processes from another tree of the package (an
 export of an earlier commit, ``git archive COMMIT | tar -x -C DIR``), interleaved with this
 checkout's, each with its own numba cache (primed like the others): before/after side by
-side in the same run. The two trees' results files are compared (every variable, its
-values and attributes, every global attribute but ``wall_time_s``).
+side in the same run. The two trees' results files are compared (every group, variable,
+its values and attributes, every attribute but ``wall_time_s``).
 
 Every bundled example as a whole process against its integration (issue 22: process wall
 ≤ integration + 1.0 s): benchmarks/bench_startup.py (results_startup.md).
@@ -92,37 +92,48 @@ def best(runs: list[dict]) -> dict:
 
 
 def same_results(a: Path, b: Path) -> str:
-    """"identical" when two results files hold the same dimensions, variables (dims,
-    dtype, attributes, values: NaN equal to NaN) and global attributes but wall_time_s;
-    else what differs."""
+    """"identical" when two results files hold the same groups, dimensions, variables
+    (dims, dtype, attributes, values: NaN equal to NaN) and attributes, wall_time_s
+    aside; else what differs."""
     import netCDF4
     import numpy as np
 
-    def read(path):
-        with netCDF4.Dataset(path) as nc:
-            nc.set_auto_mask(False)
-            return ({k: len(v) for k, v in nc.dimensions.items()},
-                    {k: nc.getncattr(k) for k in nc.ncattrs() if k != "wall_time_s"},
-                    {k: (v.dimensions, v.dtype, {n: v.getncattr(n) for n in v.ncattrs()},
-                         np.asarray(v[...])) for k, v in nc.variables.items()})
+    def read(group, path=""):
+        out = {f"{path}/": ({k: len(v) for k, v in group.dimensions.items()},
+                            {k: group.getncattr(k) for k in group.ncattrs()
+                             if k != "wall_time_s"},
+                            {k: (v.dimensions, v.dtype,
+                                 {n: v.getncattr(n) for n in v.ncattrs()}, np.asarray(v[...]))
+                             for k, v in group.variables.items()})}
+        for name, sub in group.groups.items():
+            out |= read(sub, f"{path}/{name}")
+        return out
 
-    (da, ga, va), (db, gb, vb) = read(a), read(b)
-    diff = []
-    if da != db:
-        diff.append("dimensions")
-    if list(ga) != list(gb) or any(str(ga[k]) != str(gb[k]) for k in ga):
-        diff.append("global attributes " + ", ".join(
-            sorted(k for k in {*ga, *gb} if str(ga.get(k)) != str(gb.get(k)))))
-    if list(va) != list(vb):
-        diff.append("variables")
-    for k in va:
-        if k not in vb:
+    with netCDF4.Dataset(a) as na, netCDF4.Dataset(b) as nb:
+        na.set_auto_mask(False)
+        nb.set_auto_mask(False)
+        ra, rb = read(na), read(nb)
+    diff = [] if list(ra) == list(rb) else ["groups"]
+    for g in ra:
+        if g not in rb:
             continue
-        (dims, dt, at, x), (dims_b, dt_b, at_b, y) = va[k], vb[k]
-        if (dims, dt, str(at)) != (dims_b, dt_b, str(at_b)):
-            diff.append(f"{k} (metadata)")
-        elif x.shape != y.shape or not np.array_equal(x, y, equal_nan=x.dtype.kind == "f"):
-            diff.append(f"{k} (values)")
+        (da, ga, va), (db, gb, vb) = ra[g], rb[g]
+        if da != db:
+            diff.append(f"{g} dimensions")
+        if list(ga) != list(gb) or any(str(ga[k]) != str(gb[k]) for k in ga):
+            diff.append(f"{g} attributes " + ", ".join(
+                sorted(k for k in {*ga, *gb} if str(ga.get(k)) != str(gb.get(k)))))
+        if list(va) != list(vb):
+            diff.append(f"{g} variables")
+        for k in va:
+            if k not in vb:
+                continue
+            (dims, dt, at, x), (dims_b, dt_b, at_b, y) = va[k], vb[k]
+            if (dims, dt, str(at)) != (dims_b, dt_b, str(at_b)):
+                diff.append(f"{g}{k} (metadata)")
+            elif x.shape != y.shape or not np.array_equal(x, y,
+                                                          equal_nan=x.dtype.kind == "f"):
+                diff.append(f"{g}{k} (values)")
     return "identical" if not diff else "differ: " + "; ".join(diff)
 
 
@@ -241,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"- Exudyn not installed ({package_version('exudyn')}): not compared.")
     if base_commit is not None:
         lines += ["", f"Results files, this checkout against {base_commit} (every variable, "
-                  "its values and attributes, the global attributes but `wall_time_s`):", ""]
+                  "its values and attributes, the attributes but `wall_time_s`):", ""]
         for name, fa, fb in pairs:
             lines.append(f"- {name}: {same_results(fa, fb)}")
     lines.append("")
