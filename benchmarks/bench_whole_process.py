@@ -21,7 +21,11 @@ Every process is timed from outside (wall clock and user + system CPU time); bes
 ``--baseline DIR``: also run the tetherdyn processes from another tree of the package (an
 export of an earlier commit, ``git archive COMMIT | tar -x -C DIR``), interleaved with this
 checkout's, each with its own numba cache (primed like the others): before/after side by
-side in the same run.
+side in the same run. The two trees' results files are compared (every group, variable,
+its values and attributes, every attribute but ``wall_time_s``).
+
+Every bundled example as a whole process against its integration (issue 22: process wall
+≤ integration + 1.0 s): benchmarks/bench_startup.py (results_startup.md).
 """
 
 from __future__ import annotations
@@ -87,6 +91,52 @@ def best(runs: list[dict]) -> dict:
     return min(runs, key=lambda r: r["wall"])
 
 
+def same_results(a: Path, b: Path) -> str:
+    """"identical" when two results files hold the same groups, dimensions, variables
+    (dims, dtype, attributes, values: NaN equal to NaN) and attributes, wall_time_s
+    aside; else what differs."""
+    import netCDF4
+    import numpy as np
+
+    def read(group, path=""):
+        out = {f"{path}/": ({k: len(v) for k, v in group.dimensions.items()},
+                            {k: group.getncattr(k) for k in group.ncattrs()
+                             if k != "wall_time_s"},
+                            {k: (v.dimensions, v.dtype,
+                                 {n: v.getncattr(n) for n in v.ncattrs()}, np.asarray(v[...]))
+                             for k, v in group.variables.items()})}
+        for name, sub in group.groups.items():
+            out |= read(sub, f"{path}/{name}")
+        return out
+
+    with netCDF4.Dataset(a) as na, netCDF4.Dataset(b) as nb:
+        na.set_auto_mask(False)
+        nb.set_auto_mask(False)
+        ra, rb = read(na), read(nb)
+    diff = [] if list(ra) == list(rb) else ["groups"]
+    for g in ra:
+        if g not in rb:
+            continue
+        (da, ga, va), (db, gb, vb) = ra[g], rb[g]
+        if da != db:
+            diff.append(f"{g} dimensions")
+        if list(ga) != list(gb) or any(str(ga[k]) != str(gb[k]) for k in ga):
+            diff.append(f"{g} attributes " + ", ".join(
+                sorted(k for k in {*ga, *gb} if str(ga.get(k)) != str(gb.get(k)))))
+        if list(va) != list(vb):
+            diff.append(f"{g} variables")
+        for k in va:
+            if k not in vb:
+                continue
+            (dims, dt, at, x), (dims_b, dt_b, at_b, y) = va[k], vb[k]
+            if (dims, dt, str(at)) != (dims_b, dt_b, str(at_b)):
+                diff.append(f"{g}{k} (metadata)")
+            elif x.shape != y.shape or not np.array_equal(x, y,
+                                                          equal_nan=x.dtype.kind == "f"):
+                diff.append(f"{g}{k} (values)")
+    return "identical" if not diff else "differ: " + "; ".join(diff)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--repeat", type=int, default=3)
@@ -135,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
                                                      work / "strip.nc", env),
         "strip vacuum tetherdyn": lambda: tetherdyn_run(vacuum_case, work / "vac.nc", env),
     }
+    pairs = [("rov", work / "rov.nc", work / "rov_b.nc"),  # results files, both trees
+             ("strip air", work / "strip.nc", work / "strip_b.nc"),
+             ("strip vacuum", work / "vac.nc", work / "vac_b.nc")]
     if exudyn_available():
         jobs["strip air Exudyn"] = lambda: exudyn_run(
             dict(kw, cd=strip["tether"]["cd_normal"], air_density=strip["environment"][
@@ -197,6 +250,11 @@ def main(argv: list[str] | None = None) -> int:
                          f"{'met' if cpu_ratio > 1 else 'NOT met'}.")
     if "strip air Exudyn" not in b:
         lines.append(f"- Exudyn not installed ({package_version('exudyn')}): not compared.")
+    if base_commit is not None:
+        lines += ["", f"Results files, this checkout against {base_commit} (every variable, "
+                  "its values and attributes, the attributes but `wall_time_s`):", ""]
+        for name, fa, fb in pairs:
+            lines.append(f"- {name}: {same_results(fa, fb)}")
     lines.append("")
     args.out.write_text("\n".join(lines))
     print("\n".join(lines))

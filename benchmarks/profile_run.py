@@ -9,9 +9,9 @@ overlap):
 * integration: the compiled time loops (``rk4_chunk`` / ``rk45_chunk`` / ``ga_chunk``,
   their own time: compiled code has no Python frames inside);
 * numba's cache loads: the compiled functions read back from the disk cache
-  (``numba.core.caching.Cache.load_overload``, cumulative), of which the typing and target
-  contexts numba builds on the first one in a process (``BaseContext.refresh``, called
-  inside it);
+  (``numba.core.caching.Cache.load_overload``, or tetherdyn/_numba_load.py's replacement,
+  cumulative), of which the typing and target contexts numba builds on the first one in a
+  process (``BaseContext.refresh``, called inside numba's own: _numba_load skips it);
 * results file: ``results.ResultsTable.write`` (netCDF4);
 * the rest (case loading and checks, the model, the start, imports on first use,
   diagnostics …).
@@ -22,7 +22,15 @@ measured. On a shared machine wall times include the waits for a core (the load 
 printed); the buckets, being CPU time, do not.
 
     python benchmarks/profile_run.py [rov_manoeuvre ...] [--out FILE] [--repeat N]
-        [--baseline DIR]
+        [--baseline DIR] [--phases]
+
+``--phases``: no profiler; the process's CPU time (user + system) stamped between the
+steps of ``tetherdyn run`` as cli.py takes them (the imports numpy, numba, pydantic, the CLI
+and the case module; reading the YAML; ``load_case``, which also dispatches the first
+compiled function of the process; the model; the start; ``integrate``, the loop and its
+cache loads; the results table, whose diagnostics load their compiled function; the
+results file), and the whole process from outside; the run with the least process CPU of
+``--repeat`` is kept.
 
 ``--baseline DIR``: each example also runs from another tree of the package (an export of
 an earlier commit, ``git archive COMMIT | tar -x -C DIR``, its name in ``DIR/COMMIT``),
@@ -68,10 +76,90 @@ def pick(table, *parts):
 out = dict(import_wall=w1 - w0, import_cpu=c1 - c0, run_wall=w2 - w1, run_cpu=c2 - c1,
            integration=pick(own, "integrate/", "_chunk"),
            refresh=pick(cum, "numba/core/base.py", "refresh"),
-           load=pick(cum, "numba/core/caching.py", "load_overload"),
+           load=pick(cum, "numba/core/caching.py", "load_overload")
+           + pick(cum, "tetherdyn/_numba_load.py", "load_overload"),
            write=pick(cum, "tetherdyn/results.py", "write"))
 print(json.dumps(out))
 """
+
+
+PHASES_CHILD = r"""
+import os, sys, json, time
+cpu = time.process_time
+marks = [("start", cpu())]
+def mark(name):
+    marks.append((name, cpu()))
+import numpy; mark("import numpy")
+import numba; mark("import numba")
+import pydantic; mark("import pydantic")
+from tetherdyn.cli import main; mark("import tetherdyn.cli")
+from tetherdyn.case import load_case, read_case_source; mark("import tetherdyn.case")
+from tetherdyn.integrate import integrate
+from tetherdyn.models import build_model
+from tetherdyn.results import results_table, save_results
+from tetherdyn.start import initial_state; mark("import results, integrate, start")
+raw, folder = read_case_source(sys.argv[1], None); mark("read the YAML")
+case = load_case(raw, base_dir=folder); mark("load_case (first dispatch)")
+model = build_model(case); mark("build_model")
+start = initial_state(model); data = start.data(model); mark("initial_state")
+s = case.solver
+run = integrate(model, case.method, s.dt, s.duration, s.output_interval, rtol=s.rtol,
+                atol=s.atol, max_steps=s.max_steps, progress=False, y0=start.y, data=data)
+mark("integrate")
+table = results_table(case, model, run); table.attrs.update(start.attrs); mark("results table")
+save_results(table, sys.argv[2]); mark("results file")
+from tetherdyn.cli import _skip_exit_collection
+_skip_exit_collection()  # as cli.main does: no last full collection at exit
+print(json.dumps({"marks": marks, "integration_wall": run.wall_time_s}))
+"""
+
+
+def phases(example: Path, tree: Path = ROOT) -> dict:
+    """CPU seconds per step of a warm ``tetherdyn run`` (PHASES_CHILD), process CPU and
+    wall from outside, the integration's wall time."""
+    import json
+    import resource
+    import time
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree / "src"), str(tree)])}
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-c", PHASES_CHILD, str(example),
+                               str(Path(tmp) / "out.nc")], env=env, capture_output=True,
+                              text=True, cwd=tmp)
+        wall = time.perf_counter() - t0
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if proc.returncode != 0:
+            raise RuntimeError(proc.stderr[-2000:])
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+    marks = out["marks"]
+    row = {name: b - a for (_, a), (name, b) in zip(marks, marks[1:], strict=False)}
+    row["process_cpu"] = r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
+    row["process_wall"] = wall
+    row["integration_wall"] = out["integration_wall"]
+    return row
+
+
+def phases_table(rows: dict[str, dict]) -> str:
+    names = list(rows)
+    steps = [k for k in next(iter(rows.values()))
+             if k not in ("process_cpu", "process_wall", "integration_wall")]
+    out = ["| step (CPU s) | " + " | ".join(names) + " |", "|---|" + "--:|" * len(names)]
+    for k in steps:
+        out.append(f"| {k} | " + " | ".join(f"{rows[n][k]:.3f}" for n in names) + " |")
+    out.append("| sum of the steps | " + " | ".join(
+        f"{sum(rows[n][k] for k in steps):.3f}" for n in names) + " |")
+    out.append("| interpreter start and exit (process less the steps) | " + " | ".join(
+        f"{rows[n]['process_cpu'] - sum(rows[n][k] for k in steps):.3f}" for n in names)
+        + " |")
+    out.append("| process CPU (from outside) | " + " | ".join(
+        f"{rows[n]['process_cpu']:.3f}" for n in names) + " |")
+    out.append("| process wall (from outside) | " + " | ".join(
+        f"{rows[n]['process_wall']:.3f}" for n in names) + " |")
+    out.append("| integration wall (`wall_time_s`) | " + " | ".join(
+        f"{rows[n]['integration_wall']:.3f}" for n in names) + " |")
+    return "\n".join(out)
 
 
 def profile(example: Path, tree: Path = ROOT) -> dict:
@@ -120,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=None)
     p.add_argument("--repeat", type=int, default=1)
     p.add_argument("--baseline", type=Path, default=None)
+    p.add_argument("--phases", action="store_true",
+                   help="CPU time stamps between the run's steps, no profiler")
     args = p.parse_args(argv)
     ensure_bytecode(ROOT / "src")
     load0 = os.getloadavg()[0]
@@ -131,13 +221,15 @@ def main(argv: list[str] | None = None) -> int:
         tag = (b / "COMMIT").read_text().strip() if (b / "COMMIT").exists() else str(b)
         trees[f" @ {tag}"] = b
     runs: dict[str, list] = {}
+    measure = phases if args.phases else profile
     for _ in range(args.repeat):
         for name in args.examples:
             for tag, tree in trees.items():  # alternating
-                runs.setdefault(name + tag, []).append(profile(EXAMPLES / f"{name}.yaml",
+                runs.setdefault(name + tag, []).append(measure(EXAMPLES / f"{name}.yaml",
                                                                tree))
-    rows = {k: min(v, key=lambda r: r["run_cpu"]) for k, v in runs.items()}
-    text = table(rows)
+    key = "process_cpu" if args.phases else "run_cpu"
+    rows = {k: min(v, key=lambda r: r[key]) for k, v in runs.items()}
+    text = phases_table(rows) if args.phases else table(rows)
     print(text)
     if args.out is not None:
         uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
@@ -146,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
             cmd += f" --repeat {args.repeat}"
         if args.baseline is not None:
             cmd += " --baseline DIR"
+        if args.phases:
+            cmd += " --phases"
         args.out.write_text("\n".join([
             "# A warm `tetherdyn run`, profiled after import (issue 22)", "",
             f"- Date: {started:%Y-%m-%d %H:%M} UTC; machine: {cpu_model()}, "
@@ -153,8 +247,10 @@ def main(argv: list[str] | None = None) -> int:
             f"the end: {uptime}",
             f"- Versions: {versions('numba', 'numpy')}",
             f"- Command: `{cmd}` (numba's cache warm from an earlier process)",
-            "- Buckets: the script's docstring (CPU seconds of the profiled run; cProfile's "
-            "own overhead is in them).", "",
+            ("- Steps: the script's docstring (`--phases`: CPU seconds, no profiler)."
+             if args.phases else
+             "- Buckets: the script's docstring (CPU seconds of the profiled run; cProfile's "
+             "own overhead is in them)."), "",
             text, ""]))
     return 0
 

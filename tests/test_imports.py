@@ -36,9 +36,10 @@ SRC = Path(__file__).resolve().parents[1] / "src" / PACKAGE
 LAYERS: list[tuple[str, ...]] = [
     # leaves: compiled helpers, analytic references, path generators, the
     # declaration type of models/supports.py (imports nothing from the package)
-    ("tetherdyn._version", "tetherdyn._jit", "tetherdyn.analytic", "tetherdyn.hydro",
-     "tetherdyn.waves", "tetherdyn.sea", "tetherdyn.spline", "tetherdyn.boundary",
-     "tetherdyn.paths", "tetherdyn.models.supports", "tetherdyn.rigid_body"),
+    ("tetherdyn._version", "tetherdyn._numba_load", "tetherdyn._jit", "tetherdyn.analytic",
+     "tetherdyn.hydro", "tetherdyn.waves", "tetherdyn.sea", "tetherdyn.spline",
+     "tetherdyn.boundary", "tetherdyn.paths", "tetherdyn.models.supports",
+     "tetherdyn.rigid_body"),
     # what the formulations share: winch kernels, initial shape, case-level estimates
     ("tetherdyn.winch", "tetherdyn.initial", "tetherdyn.estimates", "tetherdyn.catenary_start"),
     # the formulations and their registry

@@ -43,6 +43,8 @@ from pathlib import Path
 
 from numba import njit
 
+from ._numba_load import install as install_fast_cache_loads
+
 kernel = njit(cache=True, _nrt=False)
 #: small helpers called per node or element: inlined into their caller (12-19 % per step
 #: in water, measured by benchmarks/bench_lumped_mass.py)
@@ -95,6 +97,7 @@ def _preload_cython_blas() -> None:
 
 
 _preload_cython_blas()
+install_fast_cache_loads()  # _numba_load.py: a warm run's cache loads without numba's refresh
 
 _PACKAGE = Path(__file__).resolve().parent
 _ENTRIES: dict[tuple, object] = {}
