@@ -785,7 +785,7 @@ def _fluid_nodes(last, m, an, c, gx, gy, gz, ax, ay, az, bx, by, bz, tx, ty, tz,
 
 
 @kernel
-def _lean_fluid(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping, held0, held1,
+def _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping, held0, held1,
                 motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
                 wadd):
     """:func:`rhs_lean_fluid`'s passes: tension, weight less buoyancy, drag at the element
@@ -932,6 +932,211 @@ def _lean_fluid(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping, hel
         tangent[e, 1] = ty[e]
         tangent[e, 2] = tz[e]
     return True
+
+
+@inline_kernel
+def _fluid_element(e, v0, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean, EA, C,
+                   compression, slack_damping, fluid, dydt, tangent):
+    """Element e's loads in a calm fluid (:func:`_lean_fluid`'s element pass): its tension
+    force f = T q̂ and h, half its drag (seed 004 eqs. (2.12), (2.16); drag law ``law``,
+    hydro.py) — h + f on its first node into that node's acceleration row of dydt, h − f
+    on its second into the first node's position row (scratch until the node pass) — and
+    q̂ into tangent[e]. Nodes: positions x, y, z [m], velocities u, w, s [m/s]; ``fluid``:
+    (law, ρ, d, C_d,n, C_d,t, current u_x, u_y, u_z, k_n, k_t) (one argument: numba
+    inlines no function of this many separate ones)."""
+    law, rho, diameter, cdn, cdt, cux, cuy, cuz, kn, kt = fluid
+    L, qx, qy, qz, T = _lean_element(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1,
+                                     lean[e, LU], lean[e, INV_LU], EA, C, compression,
+                                     slack_damping)
+    fx = T * qx
+    fy = T * qy
+    fz = T * qz
+    # drag at the element centre, half to each node — seed 004 eqs. (2.12), (2.16)
+    ux = 0.5 * (u0 + u1) - cux
+    uy = 0.5 * (w0 + w1) - cuy
+    uz = 0.5 * (s0 + s1) - cuz
+    if law == CROSS_FLOW:
+        hx, hy, hz = cross_flow_drag(kn * L, kt * L, qx, qy, qz, ux, uy, uz)
+    else:  # hydro.element_drag's other laws, the same arithmetic, called
+        hx, hy, hz = _drag_other(law, rho, diameter, L, cdn, cdt, qx, qy, qz, ux, uy, uz)
+    hx *= 0.5
+    hy *= 0.5
+    hz *= 0.5
+    i = 3 * e
+    dydt[v0 + i] = hx + fx
+    dydt[v0 + i + 1] = hy + fy
+    dydt[v0 + i + 2] = hz + fz
+    dydt[i] = hx - fx
+    dydt[i + 1] = hy - fy
+    dydt[i + 2] = hz - fz
+    tangent[e, 0] = qx
+    tangent[e, 1] = qy
+    tangent[e, 2] = qz
+
+
+@kernel
+def _lean_fluid_short(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, held1,
+                motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
+                wadd):
+    """:func:`_lean_fluid` on a line of fewer than ROWS_MIN elements: the same loads in
+    place in dy/dt, for a line too short to repay the rows' copies and the vector loops'
+    set-up (see :func:`_lean_fluid_rows`).
+
+    Two passes. The first, over the elements (:func:`_fluid_element`), leaves each
+    element's load on its first node, h + f (h half its drag, f = T q̂ its tension), in
+    that node's acceleration row of dydt and its load on its second node, h − f, in the
+    first node's position row (dydt as scratch: no array of its own), and its unit tangent
+    in ``tangent``; the last element, whose second node may be held, after the loop, so
+    that the loop reads every node straight from y. The second,
+    over the nodes, sums weight and the two elements' loads and solves the node's added
+    mass, then writes the position rows (velocities). Each element's work (two square
+    roots and a division) is independent of the previous one's, so the processor overlaps
+    consecutive elements; in one pass each node's solve waited on its second element
+    (benchmarks/results_lean_step.md).
+
+    ``sea``: a calm sea (LumpedMass.calm_sea: no waves, a uniform current, a plane seabed
+    or none; ``par`` its sea_par): while every node is under the water level and every
+    free node above the seabed, the sea path's loads (nodes.sea_loads: per element
+    buoyancy, drag and added mass of water, no Morison inertia in a steady flow; no
+    contact) are these. Returns False, with dy/dt incomplete, at the first node that is
+    not (the caller then runs the lean sea pass, :func:`_lean_sea_rhs`); True when done.
+    Writes the end nodes' loads (before a payload's) into force, the elements' tangents
+    into tangent and, in the sea, the end elements' added masses into wadd: what a system
+    reads (models/system.py)."""
+    v0 = 3 * n
+    if held0:
+        eval_motion(b0, coef0, t, motion[0])
+    if held1:
+        eval_motion(b1, coef1, t, motion[1])
+    rho = scal[RHO]
+    diameter = scal[DIAMETER]
+    cdn = scal[CD_N]
+    cdt = scal[CD_T]
+    cux = scal[UX]
+    cuy = scal[UY]
+    cuz = scal[UZ]
+    kn = 0.5 * rho * cdn * diameter  # cross-flow drag per metre and (m/s)^2 [kg/m^2]
+    kt = 0.5 * rho * cdt * math.pi * diameter
+    fluid = (law, rho, diameter, cdn, cdt, cux, cuy, cuz, kn, kt)
+    wl = par[WATER_LEVEL] if par[HAS_SURFACE] != 0.0 else math.inf
+    bed = par[BED] != 0.0
+    bz0 = par[BED_Z0]
+    ba = par[BED_DZDX]
+    bb = par[BED_DZDY]
+    last = n - 1
+    # pass 1: the elements
+    x0, y0, z0, u0, w0, s0 = _node_at(y, v0, 0, held0, motion, 0)
+    if not _calm_node(x0, y0, z0, not held0, sea, wl, bed, bz0, ba, bb):
+        return False
+    for e in range(last - 1):  # node e + 1 is an inner node
+        j = 3 * e + 3
+        x1, y1, z1, u1, w1, s1 = y[j], y[j + 1], y[j + 2], y[v0 + j], y[v0 + j + 1], \
+            y[v0 + j + 2]
+        if not _calm_node(x1, y1, z1, True, sea, wl, bed, bz0, ba, bb):
+            return False
+        _fluid_element(e, v0, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean, EA, C,
+                       compression, slack_damping, fluid, dydt, tangent)
+        x0, y0, z0, u0, w0, s0 = x1, y1, z1, u1, w1, s1
+    # the last element (its second node may be held): after the loop, which reads y alone
+    x1, y1, z1, u1, w1, s1 = _node_at(y, v0, 3 * last, held1, motion, 1)
+    if not _calm_node(x1, y1, z1, not held1, sea, wl, bed, bz0, ba, bb):
+        return False
+    _fluid_element(last - 1, v0, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean, EA, C,
+                   compression, slack_damping, fluid, dydt, tangent)
+    if sea:
+        for e in (0, last - 1):
+            # the end elements' added mass as nodes.sea_loads leaves it in wadd (ρ_eff =
+            # ρ_w wholly wet): the end nodes' mass matrices a system builds
+            per = scal[DISPLACED] * par[RHO_WATER] * lean[e, LU]
+            wadd[e, 0] = scal[CA_N] * per
+            wadd[e, 1] = scal[CA_T] * per
+    # pass 2: the nodes — weight, the loads of the element before (B) and after (A), and
+    # the added mass of both solved in closed form, seed 004 eqs. (2.14)–(2.16)
+    an = lean[0, AN_HALF]
+    c = lean[0, C_HALF]
+    qx = tangent[0, 0]
+    qy = tangent[0, 1]
+    qz = tangent[0, 2]
+    fx = lean[0, WG] + dydt[v0]
+    fy = lean[0, WG + 1] + dydt[v0 + 1]
+    fz = lean[0, WG + 2] + dydt[v0 + 2]
+    force[0, 0] = fx
+    force[0, 1] = fy
+    force[0, 2] = fz
+    if held0:
+        dydt[v0] = motion[0, 2, 0]
+        dydt[v0 + 1] = motion[0, 2, 1]
+        dydt[v0 + 2] = motion[0, 2, 2]
+    else:
+        dydt[v0], dydt[v0 + 1], dydt[v0 + 2] = _lean_end(
+            t, 0, 0, scal, ends, lean, True, fx, fy, fz, y[v0], y[v0 + 1], y[v0 + 2], 0.0,
+            0.0, 0.0, 0.0, 0.0, an, c, qx, qy, qz, tmp, sea)
+    for e in range(1, last):
+        i = 3 * e
+        k = i - 3
+        pan = an
+        pc = c
+        pqx = qx
+        pqy = qy
+        pqz = qz
+        an = lean[e, AN_HALF]
+        c = lean[e, C_HALF]
+        qx = tangent[e, 0]
+        qy = tangent[e, 1]
+        qz = tangent[e, 2]
+        dydt[v0 + i], dydt[v0 + i + 1], dydt[v0 + i + 2] = added_mass_solve(
+            lean[e, M_NODE], pan, pc, pqx, pqy, pqz, an, c, qx, qy, qz,
+            lean[e, WG] + dydt[k] + dydt[v0 + i], lean[e, WG + 1] + dydt[k + 1]
+            + dydt[v0 + i + 1], lean[e, WG + 2] + dydt[k + 2] + dydt[v0 + i + 2])
+        dydt[k] = y[v0 + k]  # node e - 1's position rate (its B read)
+        dydt[k + 1] = y[v0 + k + 1]
+        dydt[k + 2] = y[v0 + k + 2]
+    i = 3 * last
+    k = i - 3
+    fx = lean[last, WG] + dydt[k]
+    fy = lean[last, WG + 1] + dydt[k + 1]
+    fz = lean[last, WG + 2] + dydt[k + 2]
+    force[last, 0] = fx
+    force[last, 1] = fy
+    force[last, 2] = fz
+    for a in range(3):
+        dydt[k + a] = y[v0 + k + a]
+    if held1:
+        for a in range(3):
+            dydt[i + a] = motion[1, 1, a]
+            dydt[v0 + i + a] = motion[1, 2, a]
+    else:
+        for a in range(3):
+            dydt[i + a] = y[v0 + i + a]
+        dydt[v0 + i], dydt[v0 + i + 1], dydt[v0 + i + 2] = _lean_end(
+            t, last, 1, scal, ends, lean, True, fx, fy, fz, y[v0 + i], y[v0 + i + 1],
+            y[v0 + i + 2], an, c, qx, qy, qz, 0.0, 0.0, 0.0, 0.0, 0.0, tmp, sea)
+    if held0:
+        for a in range(3):
+            dydt[a] = motion[0, 1, a]
+    return True
+
+
+#: the fewest elements for which the lean fluid pass runs on rows (:func:`_lean_fluid_rows`):
+#: below it the compiler's vector loops do not start (their overlap checks cost more than
+#: they save: measured, the element loop ran scalar up to 31 elements) and the rows' copies
+#: are pure cost, so shorter lines take the in-place pass (:func:`_lean_fluid_short`)
+ROWS_MIN = 32
+
+
+@inline_kernel
+def _lean_fluid(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping, held0, held1,
+                motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
+                wadd):
+    """The lean fluid pass (:func:`_lean_fluid_rows`, or :func:`_lean_fluid_short` on a
+    line of fewer than ROWS_MIN elements: the same loads, the same arithmetic)."""
+    if n - 1 >= ROWS_MIN:
+        return _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping,
+                                held0, held1, motion, b0, coef0, b1, coef1, scal, ends, tmp,
+                                law, par, sea, force, tangent, wadd)
+    return _lean_fluid_short(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0,
+                             held1, motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par,
+                             sea, force, tangent, wadd)
 
 
 @kernel
