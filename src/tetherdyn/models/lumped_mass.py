@@ -975,9 +975,9 @@ def _fluid_element(e, v0, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean, 
 
 
 @kernel
-def _lean_fluid_short(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, held1,
-                motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
-                wadd):
+def _lean_fluid_short(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0,
+                      held1, motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea,
+                      force, tangent, wadd):
     """:func:`_lean_fluid` on a line of fewer than ROWS_MIN elements: the same loads in
     place in dy/dt, for a line too short to repay the rows' copies and the vector loops'
     set-up (see :func:`_lean_fluid_rows`).
@@ -1231,9 +1231,10 @@ def _lean_sea_rhs(t, y, dydt, d):
 # the equations and arithmetic of :func:`rhs` (seed 004 eqs. (2.10)–(2.17)) in an element
 # pass and a node pass, the element loads kept in dydt's own rows until the node pass reads
 # them, positions and velocities read straight from y (held ends from their motion at t),
-# the constants handed over as values. They store no per-element arrays but the elements'
-# tangents and the end nodes' loads (what a system reads; tension, length: :func:`rhs`
-# fills them for the results).
+# the constants handed over as values (a fluid pass on a line of ROWS_MIN elements or
+# more: on rows, :func:`_lean_fluid_rows`). They store no per-element arrays but the
+# elements' tangents (the rows pass: the end elements') and the end nodes' loads (what a
+# system reads; tension, length: :func:`rhs` fills them for the results).
 # Inlined into their caller (a time loop, a system's rhs), so that only the arrays the pass
 # reads are handed over, not the data tuple (measured: ~0.13 us per call at N = 10).
 
