@@ -703,14 +703,14 @@ def _row(soa, r, n):
 
 @inline_kernel
 def _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty, tz,
-                    EA, C, compression, slack_damping, fluid, cross):
+                    EA, C, compression, slack_damping, fluid):
     """The element pass of :func:`_lean_fluid` over the N elements (the rows of
     :func:`soa_table`: node positions p and velocities v, L_u, 1/L_u; out A, B, Q): each
     element's tension force f = T q̂ (seed 004 eqs. (2.3), (2.10), (2.11), (2.17),
-    :func:`_lean_element`) and h, half its drag at its centre (eqs. (2.12), (2.16);
-    ``cross``: the CROSS_FLOW law inline, else hydro's other laws called) — h + f into A
-    (its first node's load), h − f into B (its second's), q̂ into Q. ``fluid``: (law, ρ,
-    d, C_d,n, C_d,t, current u_x, u_y, u_z, k_n, k_t)."""
+    :func:`_lean_element`) and h, half its drag at its centre (eqs. (2.12), (2.16), the
+    CROSS_FLOW law, hydro.cross_flow_drag) — h + f into A (its first node's load), h − f
+    into B (its second's), q̂ into Q. ``fluid``: (law, ρ, d, C_d,n, C_d,t, current u_x,
+    u_y, u_z, k_n, k_t)."""
     law, rho, diameter, cdn, cdt, cux, cuy, cuz, kn, kt = fluid
     for e in range(N):
         u0 = vx[e]
@@ -729,11 +729,7 @@ def _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, 
         ux = 0.5 * (u0 + u1) - cux
         uy = 0.5 * (w0 + w1) - cuy
         uz = 0.5 * (s0 + s1) - cuz
-        if cross:
-            hx, hy, hz = cross_flow_drag(kn * L, kt * L, qx, qy, qz, ux, uy, uz)
-        else:  # hydro.element_drag's other laws, the same arithmetic, called
-            hx, hy, hz = _drag_other(law, rho, diameter, L, cdn, cdt, qx, qy, qz, ux, uy,
-                                     uz)
+        hx, hy, hz = cross_flow_drag(kn * L, kt * L, qx, qy, qz, ux, uy, uz)
         hx *= 0.5
         hy *= 0.5
         hz *= 0.5
@@ -757,17 +753,10 @@ def _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, 
 @vector_kernel
 def _cross_flow_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty,
                          tz, EA, C, compression, slack_damping, fluid):
-    """:func:`_fluid_elements` with the CROSS_FLOW drag law (a loop with no call in it)."""
+    """:func:`_fluid_elements` with the CROSS_FLOW drag law (a loop with no call in it: it
+    vectorises; the other laws take the in-place pass, :func:`_lean_fluid`)."""
     _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty, tz,
-                    EA, C, compression, slack_damping, fluid, True)
-
-
-@vector_kernel
-def _other_law_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty,
-                        tz, EA, C, compression, slack_damping, fluid):
-    """:func:`_fluid_elements` with hydro's other drag laws."""
-    _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty, tz,
-                    EA, C, compression, slack_damping, fluid, False)
+                    EA, C, compression, slack_damping, fluid)
 
 
 @vector_kernel
@@ -864,13 +853,9 @@ def _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping
     tz = _row(soa, S_Q + 2, n)
     lu = _row(soa, S_LU, n)
     ilu = _row(soa, S_INV_LU, n)
-    # the element pass: one loop per drag law, so that the cross-flow one has no call
-    if law == CROSS_FLOW:
-        _cross_flow_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx,
-                             ty, tz, EA, C, compression, slack_damping, fluid)
-    else:
-        _other_law_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx,
-                            ty, tz, EA, C, compression, slack_damping, fluid)
+    # the element pass (the CROSS_FLOW drag law: the caller sends the others in place)
+    _cross_flow_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty,
+                         tz, EA, C, compression, slack_damping, fluid)
     if sea:
         for e in (0, last - 1):
             # the end elements' added mass as nodes.sea_loads leaves it in wadd (ρ_eff =
@@ -1128,9 +1113,11 @@ ROWS_MIN = 32
 def _lean_fluid(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping, held0, held1,
                 motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
                 wadd):
-    """The lean fluid pass (:func:`_lean_fluid_rows`, or :func:`_lean_fluid_short` on a
-    line of fewer than ROWS_MIN elements: the same loads, the same arithmetic)."""
-    if n - 1 >= ROWS_MIN:
+    """The lean fluid pass: :func:`_lean_fluid_rows` on a line of ROWS_MIN elements or more
+    with the CROSS_FLOW drag law (the default), else :func:`_lean_fluid_short` (the same
+    loads, the same arithmetic; the other drag laws call hydro's kernel per element, which
+    no vector loop can hold)."""
+    if n - 1 >= ROWS_MIN and law == CROSS_FLOW:
         return _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping,
                                 held0, held1, motion, b0, coef0, b1, coef1, scal, ends, tmp,
                                 law, par, sea, force, tangent, wadd)
