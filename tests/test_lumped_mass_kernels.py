@@ -187,8 +187,10 @@ LEAN_CASES = {
 }
 
 
+# 5 elements: the in-place pass; 40: the pass on rows (lumped_mass.ROWS_MIN)
+@pytest.mark.parametrize("elements", [5, 40])
 @pytest.mark.parametrize("name", sorted(LEAN_CASES))
-def test_lean_path_is_the_general_path(name):
+def test_lean_path_is_the_general_path(name, elements):
     """Self check (our code against our code): the lean one-pass kernels a model without
     winch, bending or sea steps with give the general kernels' dy/dt and held ends bit for
     bit (the physics itself: test_rhs_matches_dense_reference, which runs the lean path)."""
@@ -198,7 +200,8 @@ def test_lean_path_is_the_general_path(name):
     c = LEAN_CASES[name]
     tether = dict(length=8.0, diameter=0.02, mass_per_length=0.8, EA=5e4, axial_damping=30.0,
                   cd_normal=1.3, cd_tangential=0.05, **c["tether"])
-    case = tetherdyn.load_case(dict(tether=tether, model=dict(type="lumped_mass", elements=5),
+    case = tetherdyn.load_case(dict(tether=tether,
+                                    model=dict(type="lumped_mass", elements=elements),
                                     environment=c["environment"],
                                     start=c.get("start", dict(type="fixed")), end=c["end"],
                                     solver=dict(dt=1e-3, duration=1.0)))
@@ -221,7 +224,8 @@ def test_lean_path_is_the_general_path(name):
         assert np.array_equal(ya, yb)
 
 
-def test_lean_path_in_a_calm_sea_is_the_sea_path():
+@pytest.mark.parametrize("elements", [5, 40])
+def test_lean_path_in_a_calm_sea_is_the_sea_path(elements):
     """Self check: in a calm sea (a water level, a plane seabed, a uniform current; no
     waves) a line without winch or bending steps with the lean pass; while every node is
     under the water level and above the bed its dy/dt is the general sea path's
@@ -234,7 +238,7 @@ def test_lean_path_in_a_calm_sea_is_the_sea_path():
     tether = dict(length=8.0, diameter=0.02, mass_per_length=0.8, EA=5e4, axial_damping=30.0,
                   cd_normal=1.3, cd_tangential=0.05, ca_tangential=0.3)
     case = tetherdyn.load_case(dict(
-        tether=tether, model=dict(type="lumped_mass", elements=5),
+        tether=tether, model=dict(type="lumped_mass", elements=elements),
         environment=dict(fluid_density=1025.0, current=[0.3, 0.1, 0.0], water_level=2.0,
                          seabed=dict(z=-30.0, slope_deg=3.0, stiffness=3e4, damping=200.0,
                                      friction=dict(axial=0.5, lateral=0.5))),
@@ -244,7 +248,7 @@ def test_lean_path_in_a_calm_sea_is_the_sea_path():
     assert model.lean and model.calm_sea and model.rhs is lumped_mass.rhs_lean_fluid
     rng = np.random.default_rng(5)
     n = model.n_nodes
-    z = -1.5 * np.arange(n)  # from the start at 0 down to -7.5 m
+    z = -7.5 / (n - 1) * np.arange(n)  # from the start at 0 down to -7.5 m
     for t in (0.3, 1.7):
         pos = np.column_stack([rng.normal(size=n), rng.normal(size=n), z])
         y = np.concatenate([pos.ravel(), rng.normal(size=3 * n)])

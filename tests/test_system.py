@@ -279,7 +279,8 @@ def test_lines_on_the_lean_path_give_the_general_path_s_rates():
              "cd_normal": 1.2, "cd_tangential": 0.3, "ca_tangential": 0.5}
     point = two_lines(chain, {"type": "free", "position": [14.0, 3.0, -22.0], "mass": 400.0,
                               "volume": 0.02, "drag_area": 0.5, "ca": 1.0},
-                      solver=solver, c=(30.0, 0.0, -5.0), environment=sea)
+                      solver=solver, c=(30.0, 0.0, -5.0), environment=sea,
+                      elements=(10, 40))  # the in-place pass and the one on rows
     body = swing(solver, water=True)
     body["environment"] = sea
     rng = np.random.default_rng(11)

@@ -28,6 +28,7 @@ from collections import namedtuple
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 
 from .._jit import inline_kernel, kernel
 from ..boundary import eval_motion
@@ -174,8 +175,9 @@ LumpedMassData = namedtuple(
         "winch", "wbreaks", "wcoeffs", "held", "wmotion", "wstate",
         # the sea (sea.py; sea_par[SEA_ACTIVE] = 0 without one) and its work arrays
         *SEA_DATA_FIELDS,
-        # the lean path's constant table (rhs_lean; filled for every model)
-        "lean",
+        # the lean path's constant table (rhs_lean; filled for every model), and the lean
+        # fluid pass's rows (soa_table: its constants by column, its work rows)
+        "lean", "soa",
     ],
 )
 #: what a run mutates (models/base.py: Model and data): host schedules, work arrays, and the
@@ -183,7 +185,7 @@ LumpedMassData = namedtuple(
 RUN_FIELDS = ("breaks0", "coeffs0", "breaks1", "coeffs1", "pos", "vel", "force", "tangent",
               "length", "tension", "motion", "tmp", "elem", "node", "lu", "bfac", "r2",
               "r2dot", "wb", "shear", "wbreaks", "wcoeffs", "held", "wmotion", "wstate",
-              *SEA_DATA_RUN_FIELDS)
+              *SEA_DATA_RUN_FIELDS, "soa")
 # With a winch, ``n_nodes`` counts the state's node rows (capacity + the winch's pseudo-node,
 # winch.py); the live count is read from the state. Without one both are the node count.
 # Kernels pass individual arrays to their helpers, never the whole tuple: handing a tuple
@@ -663,6 +665,260 @@ def _node_at(y, v0, j, held, motion, w):
     return y[j], y[j + 1], y[j + 2], y[v0 + j], y[v0 + j + 1], y[v0 + j + 2]
 
 
+# The lean fluid pass works on rows (structure of arrays: one contiguous row per quantity
+# and coordinate) rather than on the state's interleaved x, y, z: its element and node
+# loops then compile to the processor's vector instructions (four elements or nodes per
+# instruction, square roots and divisions included), which no loop over the interleaved
+# state does. Row r of a line of n nodes is soa[r n:(r + 1) n]. Constant rows (soa_table,
+# from the lean table, the same numbers): per element L_u, 1/L_u, ½a_n, ½(a_t − a_n); per
+# node m and (m − ρV)g (3 rows). Work rows: the nodes' positions (3; the node pass writes
+# their accelerations there) and velocities (3), per element its load on its first node
+# h + f and on its second h − f (3 each), and q̂ (3).
+S_LU, S_INV_LU, S_AN, S_C, S_M, S_WG, S_P, S_V, S_A, S_B, S_Q = (
+    0, 1, 2, 3, 4, 5, 8, 11, 14, 17, 20)
+N_SOA = 23
+#: the lean fluid pass's compile options: a kernel's, with numpy's error model — a float
+#: division by zero gives inf or NaN (IEEE) instead of a branch to a raised
+#: ZeroDivisionError before every division, which keeps the loops from vectorising; a
+#: degenerate state's NaN is caught by the time loop's finiteness scan (integrate/)
+vector_kernel = njit(cache=True, _nrt=False, error_model="numpy")
+
+
+def soa_table(lean: np.ndarray) -> np.ndarray:
+    """The lean fluid pass's rows (the comment above): the constant rows from the lean
+    table (a copy of its numbers), the work rows zero."""
+    n = lean.shape[0]
+    tab = np.zeros((N_SOA, n))
+    for r, col in ((S_LU, LU), (S_INV_LU, INV_LU), (S_AN, AN_HALF), (S_C, C_HALF),
+                   (S_M, M_NODE), (S_WG, WG), (S_WG + 1, WG + 1), (S_WG + 2, WG + 2)):
+        tab[r] = lean[:, col]
+    return tab.ravel()
+
+
+@inline_kernel
+def _row(soa, r, n):
+    """Row r of the rows ``soa`` of a line of n nodes (a view)."""
+    return soa[r * n:(r + 1) * n]
+
+
+@inline_kernel
+def _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty, tz,
+                    EA, C, compression, slack_damping, fluid):
+    """The element pass of :func:`_lean_fluid` over the N elements (the rows of
+    :func:`soa_table`: node positions p and velocities v, L_u, 1/L_u; out A, B, Q): each
+    element's tension force f = T q̂ (seed 004 eqs. (2.3), (2.10), (2.11), (2.17),
+    :func:`_lean_element`) and h, half its drag at its centre (eqs. (2.12), (2.16), the
+    CROSS_FLOW law, hydro.cross_flow_drag) — h + f into A (its first node's load), h − f
+    into B (its second's), q̂ into Q. ``fluid``: (law, ρ, d, C_d,n, C_d,t, current u_x,
+    u_y, u_z, k_n, k_t)."""
+    law, rho, diameter, cdn, cdt, cux, cuy, cuz, kn, kt = fluid
+    for e in range(N):
+        u0 = vx[e]
+        w0 = vy[e]
+        s0 = vz[e]
+        u1 = vx[e + 1]
+        w1 = vy[e + 1]
+        s1 = vz[e + 1]
+        L, qx, qy, qz, T = _lean_element(px[e], py[e], pz[e], u0, w0, s0, px[e + 1],
+                                         py[e + 1], pz[e + 1], u1, w1, s1, lu[e], ilu[e],
+                                         EA, C, compression, slack_damping)
+        fx = T * qx
+        fy = T * qy
+        fz = T * qz
+        # drag at the element centre, half to each node — seed 004 eqs. (2.12), (2.16)
+        ux = 0.5 * (u0 + u1) - cux
+        uy = 0.5 * (w0 + w1) - cuy
+        uz = 0.5 * (s0 + s1) - cuz
+        hx, hy, hz = cross_flow_drag(kn * L, kt * L, qx, qy, qz, ux, uy, uz)
+        hx *= 0.5
+        hy *= 0.5
+        hz *= 0.5
+        ax[e] = hx + fx
+        ay[e] = hy + fy
+        az[e] = hz + fz
+        bx[e] = hx - fx
+        by[e] = hy - fy
+        bz[e] = hz - fz
+        tx[e] = qx
+        ty[e] = qy
+        tz[e] = qz
+
+
+# The element and node loops are kernels of their own, each row a separate argument: the
+# compiler then checks once, before the loop, that the rows do not overlap and runs the
+# vector loop; on rows sliced from one array in the same function it cannot, and keeps
+# the loop scalar (measured: 3.5x slower for the element loop).
+
+
+@vector_kernel
+def _cross_flow_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty,
+                         tz, EA, C, compression, slack_damping, fluid):
+    """:func:`_fluid_elements` with the CROSS_FLOW drag law (a loop with no call in it: it
+    vectorises; the other laws take the in-place pass, :func:`_lean_fluid`)."""
+    _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty, tz,
+                    EA, C, compression, slack_damping, fluid)
+
+
+@vector_kernel
+def _fluid_nodes(last, m, an, c, gx, gy, gz, ax, ay, az, bx, by, bz, tx, ty, tz, outx, outy,
+                 outz):
+    """The node pass of :func:`_lean_fluid` over the inner nodes 1 … last − 1 (the rows of
+    :func:`soa_table`): weight less buoyancy g, the load of the element before (B) and
+    after (A), and the added mass of both solved in closed form (nodes.added_mass_solve),
+    seed 004 eqs. (2.14)–(2.16) — the acceleration [m/s²] into out."""
+    for i in range(1, last):
+        e = i - 1
+        outx[i], outy[i], outz[i] = added_mass_solve(
+            m[i], an[e], c[e], tx[e], ty[e], tz[e], an[i], c[i], tx[i], ty[i], tz[i],
+            gx[i] + bx[e] + ax[i], gy[i] + by[e] + ay[i], gz[i] + bz[e] + az[i])
+
+
+@kernel
+def _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping, held0, held1,
+                motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
+                wadd):
+    """:func:`rhs_lean_fluid`'s passes: tension, weight less buoyancy, drag at the element
+    centres (drag law ``law``, hydro.py) and the added mass (a 3x3 solve per node), on the
+    rows ``soa`` (the comment above :func:`soa_table`).
+
+    The nodes are copied from y into the position and velocity rows (held ends from their
+    motion at t); an element pass (:func:`_fluid_elements`) leaves each element's loads on
+    its two nodes and its unit tangent in rows; a node pass sums each inner node's weight
+    and its two elements' loads and solves its added mass in closed form (seed 004
+    eqs. (2.14)–(2.16), nodes.added_mass_solve) into rows; the end nodes (a payload, a free
+    end's body in the sea, a held end's prescribed motion) after it; then dy/dt is
+    written. The element and node loops are free of branches and of dependences between
+    iterations, so the compiler vectorises them (the arithmetic per element and node is
+    unchanged: dy/dt is the general path's bit for bit).
+
+    ``sea``: a calm sea (LumpedMass.calm_sea: no waves, a uniform current, a plane seabed
+    or none; ``par`` its sea_par): while every node is under the water level and every
+    free node above the seabed, the sea path's loads (nodes.sea_loads: per element
+    buoyancy, drag and added mass of water, no Morison inertia in a steady flow; no
+    contact) are these. Returns False, dy/dt untouched, when a node is not (the caller
+    then runs the lean sea pass, :func:`_lean_sea_rhs`); True when done. Writes the end
+    nodes' loads (before a payload's) into force, the end elements' tangents into
+    tangent and, in the sea, their added masses into wadd: what a system reads
+    (models/system.py)."""
+    v0 = 3 * n
+    last = n - 1
+    N = last
+    if held0:
+        eval_motion(b0, coef0, t, motion[0])
+    if held1:
+        eval_motion(b1, coef1, t, motion[1])
+    px = _row(soa, S_P, n)
+    py = _row(soa, S_P + 1, n)
+    pz = _row(soa, S_P + 2, n)
+    vx = _row(soa, S_V, n)
+    vy = _row(soa, S_V + 1, n)
+    vz = _row(soa, S_V + 2, n)
+    for i in range(n):
+        j = 3 * i
+        px[i] = y[j]
+        py[i] = y[j + 1]
+        pz[i] = y[j + 2]
+        vx[i] = y[v0 + j]
+        vy[i] = y[v0 + j + 1]
+        vz[i] = y[v0 + j + 2]
+    if held0:
+        px[0], py[0], pz[0] = motion[0, 0, 0], motion[0, 0, 1], motion[0, 0, 2]
+        vx[0], vy[0], vz[0] = motion[0, 1, 0], motion[0, 1, 1], motion[0, 1, 2]
+    if held1:
+        px[last], py[last], pz[last] = motion[1, 0, 0], motion[1, 0, 1], motion[1, 0, 2]
+        vx[last], vy[last], vz[last] = motion[1, 1, 0], motion[1, 1, 1], motion[1, 1, 2]
+    if sea:
+        wl = par[WATER_LEVEL] if par[HAS_SURFACE] != 0.0 else math.inf
+        bed = par[BED] != 0.0
+        for i in range(n):
+            free = not ((i == 0 and held0) or (i == last and held1))
+            if not _calm_node(px[i], py[i], pz[i], free, True, wl, bed, par[BED_Z0],
+                              par[BED_DZDX], par[BED_DZDY]):
+                return False
+    rho = scal[RHO]
+    diameter = scal[DIAMETER]
+    cdn = scal[CD_N]
+    cdt = scal[CD_T]
+    kn = 0.5 * rho * cdn * diameter  # cross-flow drag per metre and (m/s)^2 [kg/m^2]
+    kt = 0.5 * rho * cdt * math.pi * diameter
+    fluid = (law, rho, diameter, cdn, cdt, scal[UX], scal[UY], scal[UZ], kn, kt)
+    ax = _row(soa, S_A, n)
+    ay = _row(soa, S_A + 1, n)
+    az = _row(soa, S_A + 2, n)
+    bx = _row(soa, S_B, n)
+    by = _row(soa, S_B + 1, n)
+    bz = _row(soa, S_B + 2, n)
+    tx = _row(soa, S_Q, n)
+    ty = _row(soa, S_Q + 1, n)
+    tz = _row(soa, S_Q + 2, n)
+    lu = _row(soa, S_LU, n)
+    ilu = _row(soa, S_INV_LU, n)
+    # the element pass (the CROSS_FLOW drag law: the caller sends the others in place)
+    _cross_flow_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty,
+                         tz, EA, C, compression, slack_damping, fluid)
+    if sea:
+        for e in (0, last - 1):
+            # the end elements' added mass as nodes.sea_loads leaves it in wadd (ρ_eff =
+            # ρ_w wholly wet): the end nodes' mass matrices a system builds
+            per = scal[DISPLACED] * par[RHO_WATER] * lean[e, LU]
+            wadd[e, 0] = scal[CA_N] * per
+            wadd[e, 1] = scal[CA_T] * per
+    # the node pass (the inner nodes' accelerations into the position rows), then the ends
+    an = _row(soa, S_AN, n)
+    c = _row(soa, S_C, n)
+    gx = _row(soa, S_WG, n)
+    gy = _row(soa, S_WG + 1, n)
+    gz = _row(soa, S_WG + 2, n)
+    _fluid_nodes(last, _row(soa, S_M, n), an, c, gx, gy, gz, ax, ay, az, bx, by, bz, tx, ty,
+                 tz, px, py, pz)
+    # the end nodes: their loads (before a payload's) into force, then a held end's
+    # prescribed acceleration or a free end's own
+    fx = gx[0] + ax[0]
+    fy = gy[0] + ay[0]
+    fz = gz[0] + az[0]
+    force[0, 0] = fx
+    force[0, 1] = fy
+    force[0, 2] = fz
+    if held0:
+        px[0], py[0], pz[0] = motion[0, 2, 0], motion[0, 2, 1], motion[0, 2, 2]
+    else:
+        px[0], py[0], pz[0] = _lean_end(
+            t, 0, 0, scal, ends, lean, True, fx, fy, fz, vx[0], vy[0], vz[0], 0.0, 0.0,
+            0.0, 0.0, 0.0, an[0], c[0], tx[0], ty[0], tz[0], tmp, sea)
+    e = N - 1
+    fx = gx[last] + bx[e]
+    fy = gy[last] + by[e]
+    fz = gz[last] + bz[e]
+    force[last, 0] = fx
+    force[last, 1] = fy
+    force[last, 2] = fz
+    if held1:
+        px[last], py[last], pz[last] = motion[1, 2, 0], motion[1, 2, 1], motion[1, 2, 2]
+    else:
+        px[last], py[last], pz[last] = _lean_end(
+            t, last, 1, scal, ends, lean, True, fx, fy, fz, vx[last], vy[last], vz[last],
+            an[e], c[e], tx[e], ty[e], tz[e], 0.0, 0.0, 0.0, 0.0, 0.0, tmp, sea)
+    # dy/dt: the velocities from y (a held end's from its motion), the accelerations from
+    # the rows; the end elements' tangents (what a system reads) into tangent
+    for k in range(v0):
+        dydt[k] = y[v0 + k]
+    for i in range(n):
+        j = v0 + 3 * i
+        dydt[j] = px[i]
+        dydt[j + 1] = py[i]
+        dydt[j + 2] = pz[i]
+    for a in range(3):
+        if held0:
+            dydt[a] = motion[0, 1, a]
+        if held1:
+            dydt[3 * last + a] = motion[1, 1, a]
+    for e in (0, N - 1):
+        tangent[e, 0] = tx[e]
+        tangent[e, 1] = ty[e]
+        tangent[e, 2] = tz[e]
+    return True
+
+
 @inline_kernel
 def _fluid_element(e, v0, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean, EA, C,
                    compression, slack_damping, fluid, dydt, tangent):
@@ -704,11 +960,12 @@ def _fluid_element(e, v0, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean, 
 
 
 @kernel
-def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, held1,
-                motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
-                wadd):
-    """:func:`rhs_lean_fluid`'s passes: tension, weight less buoyancy, drag at the element
-    centres (drag law ``law``, hydro.py) and the added mass (a 3x3 solve per node).
+def _lean_fluid_short(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0,
+                      held1, motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea,
+                      force, tangent, wadd):
+    """:func:`_lean_fluid` on a line of fewer than ROWS_MIN elements: the same loads in
+    place in dy/dt, for a line too short to repay the rows' copies and the vector loops'
+    set-up (see :func:`_lean_fluid_rows`).
 
     Two passes. The first, over the elements (:func:`_fluid_element`), leaves each
     element's load on its first node, h + f (h half its drag, f = T q̂ its tension), in
@@ -845,6 +1102,30 @@ def _lean_fluid(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0, h
     return True
 
 
+#: the fewest elements for which the lean fluid pass runs on rows (:func:`_lean_fluid_rows`):
+#: below it the compiler's vector loops do not start (their overlap checks cost more than
+#: they save: measured, the element loop ran scalar up to 31 elements) and the rows' copies
+#: are pure cost, so shorter lines take the in-place pass (:func:`_lean_fluid_short`)
+ROWS_MIN = 32
+
+
+@inline_kernel
+def _lean_fluid(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping, held0, held1,
+                motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
+                wadd):
+    """The lean fluid pass: :func:`_lean_fluid_rows` on a line of ROWS_MIN elements or more
+    with the CROSS_FLOW drag law (the default), else :func:`_lean_fluid_short` (the same
+    loads, the same arithmetic; the other drag laws call hydro's kernel per element, which
+    no vector loop can hold)."""
+    if n - 1 >= ROWS_MIN and law == CROSS_FLOW:
+        return _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping,
+                                held0, held1, motion, b0, coef0, b1, coef1, scal, ends, tmp,
+                                law, par, sea, force, tangent, wadd)
+    return _lean_fluid_short(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0,
+                             held1, motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par,
+                             sea, force, tangent, wadd)
+
+
 @kernel
 def _lean_sea(t, n, lean, EA, C, compression, slack_damping, held0, held1, motion, scal, ends,
               tmp, pos, vel, force, tangent, wadd, dydt):
@@ -937,9 +1218,10 @@ def _lean_sea_rhs(t, y, dydt, d):
 # the equations and arithmetic of :func:`rhs` (seed 004 eqs. (2.10)–(2.17)) in an element
 # pass and a node pass, the element loads kept in dydt's own rows until the node pass reads
 # them, positions and velocities read straight from y (held ends from their motion at t),
-# the constants handed over as values. They store no per-element arrays but the elements'
-# tangents and the end nodes' loads (what a system reads; tension, length: :func:`rhs`
-# fills them for the results).
+# the constants handed over as values (a fluid pass on a line of ROWS_MIN elements or
+# more: on rows, :func:`_lean_fluid_rows`). They store no per-element arrays but the
+# elements' tangents (the rows pass: the end elements') and the end nodes' loads (what a
+# system reads; tension, length: :func:`rhs` fills them for the results).
 # Inlined into their caller (a time loop, a system's rhs), so that only the arrays the pass
 # reads are handed over, not the data tuple (measured: ~0.13 us per call at N = 10).
 
@@ -965,7 +1247,7 @@ def rhs_lean_fluid(t, y, dydt, d):
     s = d.scal
     f = d.flags
     if f[LEAN] == LEAN_SEA or not _lean_fluid(
-            t, y, dydt, d.n_nodes, d.lean, s[EA], s[DAMPING], f[COMPRESSION] != 0,
+            t, y, dydt, d.n_nodes, d.lean, d.soa, s[EA], s[DAMPING], f[COMPRESSION] != 0,
             f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, d.motion, d.breaks0,
             d.coeffs0, d.breaks1, d.coeffs1, s, d.ends, d.tmp, f[DRAG_LAW], d.sea_par,
             d.sea_par[SEA_ACTIVE] != 0.0, d.force, d.tangent, d.wadd):
@@ -1243,6 +1525,7 @@ class LumpedMass(NodeRows):
             bfac = np.zeros((1, 3))
         held = held_rows(case, n, ns)
         self.held = held  # the data's own array: a winch split or merge updates it
+        lean = lean_table(node, elem, end_table, scal)
         self.data = LumpedMassData(
             n_nodes=ns,
             flags=flags,
@@ -1259,7 +1542,8 @@ class LumpedMass(NodeRows):
             winch=winch, wbreaks=wbreaks, wcoeffs=wcoeffs, held=held,
             wmotion=np.zeros((3, 3)), wstate=np.zeros(4),
             **self._sea_arrays(case, ns, ns - 1, end_table),
-            lean=lean_table(node, elem, end_table, scal),
+            lean=lean,
+            soa=soa_table(lean),
         )
         # the path is chosen here, once: a line without winch or bending steps with the
         # lean kernels (in a sea other than a calm one: LEAN_SEA); one with either with

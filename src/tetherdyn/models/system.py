@@ -181,6 +181,7 @@ def line_data(s, o, k):
         bedf=s.bedf[o[41, k]:o[41, k + 1]],
         gnd=s.gnd[o[42, k]:o[42, k + 1]],
         lean=s.lean[o[43, k]:o[43, k + 1]],
+        soa=s.soa[o[44, k]:o[44, k + 1]],
     )
 
 

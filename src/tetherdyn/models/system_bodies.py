@@ -316,9 +316,9 @@ def end_rates(st, acc, r, dydt, a, ns, i):
 
 # row of each stacked line field the lean passes read in ``soff`` (models/system.py)
 (_L_FLAGS, _L_SCAL, _L_ENDS, _L_B0, _L_C0, _L_B1, _L_C1, _L_FORCE, _L_TANGENT, _L_MOTION,
- _L_TMP, _L_WADD, _L_SEA_PAR, _L_LEAN) = (LumpedMassData._fields.index(f) for f in (
+ _L_TMP, _L_WADD, _L_SEA_PAR, _L_LEAN, _L_SOA) = (LumpedMassData._fields.index(f) for f in (
     "flags", "scal", "ends", "breaks0", "coeffs0", "breaks1", "coeffs1", "force", "tangent",
-    "motion", "tmp", "wadd", "sea_par", "lean"))
+    "motion", "tmp", "wadd", "sea_par", "lean", "soa"))
 
 
 @inline_kernel
@@ -342,10 +342,10 @@ def _lean_line(t, y, dydt, s, o, k, fluid):
     tangent = _rows(s.tangent, o, _L_TANGENT, k)
     if fluid:
         par = _rows(s.sea_par, o, _L_SEA_PAR, k)
-        return _lean_fluid(t, y, dydt, n, lean, sc[EA], sc[DAMPING], f[COMPRESSION] != 0,
-                           f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, motion, b0,
-                           c0, b1, c1, sc, ends, tmp, f[DRAG_LAW], par,
-                           par[SEA_ACTIVE] != 0.0, force, tangent,
+        return _lean_fluid(t, y, dydt, n, lean, _rows(s.soa, o, _L_SOA, k), sc[EA],
+                           sc[DAMPING], f[COMPRESSION] != 0, f[SLACK_DAMPING] != 0,
+                           f[HELD0] != 0, f[HELD1] != 0, motion, b0, c0, b1, c1, sc, ends,
+                           tmp, f[DRAG_LAW], par, par[SEA_ACTIVE] != 0.0, force, tangent,
                            _rows(s.wadd, o, _L_WADD, k))
     _lean_vacuum(t, y, dydt, n, lean, sc[EA], sc[DAMPING], f[COMPRESSION] != 0,
                  f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, motion, b0, c0, b1, c1,
