@@ -110,7 +110,8 @@ def _table(deck: Path, dtm: float, out_dt: float, multiples: tuple, duration: fl
             cpu, Y, model, st = _run(case, method, dt)
             best[(method, dt)] = min(best[(method, dt)], cpu)
             kept[(method, dt)] = (Y, model, st.steps, st.rhs_evaluations,
-                                  st.stats().get("jacobians", 0), st)
+                                  st.stats().get("jacobians", 0), st,
+                                  st.stats().get("rejected_steps", 0))
         try:
             best["moordyn"] = min(best["moordyn"], _moordyn(deck, duration))
         except ImportError:
@@ -118,16 +119,18 @@ def _table(deck: Path, dtm: float, out_dt: float, multiples: tuple, duration: fl
     Y4, m4, *_ = kept[runs[0]]
     p4, f4 = _points(m4, Y4), _tensions(m4, Y4)
     excursion = np.linalg.norm(p4 - p4[0], axis=-1).max()
-    rows = ["| method | dt [s] | steps | rhs evaluations | Jacobians | CPU s | rk4 / this "
-            "| points: max distance from rk4 / max excursion | end tensions: max diff / max |",
-            "|---|---|---|---|---|---|---|---|---|"]
+    rows = ["| method | dt [s] | steps | rejected steps | rhs evaluations | Jacobians | CPU s "
+            "| rk4 / this | points: max distance from rk4 / max excursion "
+            "| end tensions: max diff / max |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for r in runs:
-        Y, model, steps, evals, jacs, _ = kept[r]
+        Y, model, steps, evals, jacs, _, rejected = kept[r]
         dp = np.linalg.norm(_points(model, Y) - p4, axis=-1).max() / excursion
         df = np.abs(_tensions(model, Y) - f4).max() / f4.max()
-        rows.append(f"| {r[0]} | {r[1]:.3g} | {steps} | {evals} | {jacs} | {best[r]:.3f} | "
+        rows.append(f"| {r[0]} | {r[1]:.3g} | {steps} | {rejected} | {evals} | {jacs} | "
+                    f"{best[r]:.3f} | "
                     f"{best[runs[0]] / best[r]:.2f} | {dp:.2e} | {df:.2e} |")
-    rows.append(f"| MoorDyn-C (RK4, its own start) | {dtm:.3g} | {round(duration / dtm)} | | | "
+    rows.append(f"| MoorDyn-C (RK4, its own start) | {dtm:.3g} | {round(duration / dtm)} | | | | "
                 f"{best['moordyn']:.3f} | {best[runs[0]] / best['moordyn']:.2f} | | |")
     return "\n".join(rows) + (
         f"\n\nrk4's max end tension {f4.max():.4g} N, the points' max excursion "

@@ -63,15 +63,15 @@ def main(argv: list[str] | None = None) -> int:
     g["_trial"] = trial = _clone(ga._trial, g, "trial")
     jacobian = _clone(ga._jacobian, g, "jacobian")
     params, held, state = ws.params, ws.held, ws.state
-    band = ws.band
+    band, Mb, W, piv = ws.band, ws.Mb, ws.W, ws.piv
     if a.band_nodes is not None:
         band = 3 * a.band_nodes + 2
-        ws.Mb = np.zeros((band + 1, ws.a.size))
-        ws.W = np.zeros((ws.a.size, 3 * band + 1))
+        Mb = np.zeros((band + 1, ws.a.size))
+        W = np.zeros((ws.a.size, 3 * band + 1))
+    L = ga.LineJacobian(band, held, Mb, W, piv)
     y, A, an, y1, ya = st.y, ws.a, ws.an, ws.y1, ws.ya
-    F, Fp, ap, r, Mb, W, piv = ws.F, ws.Fp, ws.ap, ws.r, ws.Mb, ws.W, ws.piv
+    F, Fp, ap, r = ws.F, ws.Fp, ws.ap, ws.r
     free = held == 0
-    nq = A.size
     jac_why, rejects, iters, examples = Counter(), Counter(), Counter(), []
     events = Counter()
     rates = {True: [], False: []}  # contraction rates with a fresh / a reused Jacobian
@@ -86,19 +86,18 @@ def main(argv: list[str] | None = None) -> int:
         why = "after a rejection (or the first)" if hj <= 0.0 else "step size changed"
         fresh, rebuilds, backtracks, lam, e_prev, log = False, 0, 0, 1.0, 0.0, []
         for _ in range(a.max_iter + a.backtracks):
-            trial(data, t + h, h, params, nq, y, A, an, y1, ya)
+            trial(data, t + h, h, params, L, y, A, an, y1, ya)
             model.force(ta, ya, F, data)
             model.mass(ta, ya, Mb, data)
             state[ga.S_EVALS] += 1
-            resid = ga._residual(Mb, band, held, am, A, an, F, r)
+            resid = ga._balance(Mb, band, held, am, A, an, F, r)
             if not math.isfinite(resid):
                 return "non-finite residual", log
             if need:
                 state[ga.S_EVALS] += 2 * band + 1
                 state[ga.S_JACS] += 1
                 jac_why[why] += 1
-                if jacobian(data, t, h, params, band, held, y, A, an, F, Mb, y1, ya, ap, Fp, W,
-                            piv) >= 0:
+                if jacobian(data, t, h, params, L, y, A, an, F, y1, ya, ap, Fp) >= 0:
                     state[ga.S_HJAC] = 0.0
                     return "zero pivot", log
                 need, fresh, e_prev = False, True, 0.0
@@ -107,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
             r[:] = -r
             ga.band_solve(W, band, piv, r)
             state[ga.S_ITERS] += 1
-            e = ga._increment_norm(h, params, held, y1, r)
+            e = ga._increment_norm(h, params, L, y1, r)
             log.append(float(f"{e:.3g}"))
             if not math.isfinite(e):
                 return "non-finite increment", log
@@ -143,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
             ap[:] = r
             lam = 1.0
             if done or e <= 1e-3 * ga.NEWTON_TOL:
-                trial(data, t + h, h, params, nq, y, A, an, y1, ya)
+                trial(data, t + h, h, params, L, y, A, an, y1, ya)
                 return None, log
             e_prev = e
         return (f"{a.max_iter + a.backtracks} iterations without "

@@ -1,9 +1,11 @@
 """Compiled generalized-α (Chung & Hulbert 1993) for a system of lines joined at points
 (issue 19; docs/systems.md, "Generalized-α").
 
-The step is implicit.py's (seed 004 §5.4.2, eqs. (5.3)–(5.7); its parameters, Newton
-constants, step control and banded LU), on the system's own state layout and with a
-linear solve that follows the system's coupling instead of one band:
+The step is implicit.py's template (seed 004 §5.4.2, eqs. (5.3)–(5.7); its parameters,
+Newton with the Jacobian rebuild at the iterate and the halving line search, step control
+and banded LU: implicit._newton, implicit.ga_chunk), bound with this module's step
+helpers (implicit.STEP_ROLES): the system's own state layout, trial update and residual,
+and a linear solve that follows the system's coupling instead of one band:
 
 - **Residual in acceleration form.** A system's rhs returns q̈ = M(q)⁻¹ F(t, q, q̇) per
   coordinate (per node a 3x3 solve, per free point the 3x3 solve over the point and its
@@ -50,49 +52,22 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._jit import bind_kernels, loop
-from .explicit import (
-    BLOWUP,
-    MAX_STEPS,
-    S_ELEMENT,
-    S_EVALS,
-    S_H,
-    S_STATUS,
-    S_STEPS,
-    S_TFAIL,
-    STEP_UNDERFLOW,
-)
+from .._jit import loop
 from .implicit import (
     FD_REL,
-    JAC_H_RATIO,
-    NEWTON_FAILED,
-    NEWTON_MAX_ITER,
-    NEWTON_TOL,
-    P_ADAPT,
     P_AF,
     P_AM,
     P_ATOL,
     P_BETA,
-    P_DT,
     P_GAMMA,
-    P_HMIN,
-    P_MAXSTEPS,
     P_RTOL,
-    S_HFAIL,
-    S_HJAC,
-    S_INCR,
-    S_ITERS,
-    S_JACS,
-    S_REJECTS,
-    S_RESID,
-    S_START,
-    SLOW_RATE,
-    STATE_SIZE,
+    Workspace,
     band_lu,
     band_solve,
+    compile_step,
 )
 
-__all__ = ["SystemWorkspace", "system_ga_chunk", "jacobian_pattern"]
+__all__ = ["SystemWorkspace", "compiled_system_ga_chunk", "jacobian_pattern"]
 
 #: where a Jacobian entry goes (``edst``): the lines' band, C, B, D
 TO_A, TO_C, TO_B, TO_D = 0, 1, 2, 3
@@ -230,10 +205,19 @@ def jacobian_pattern(layout) -> tuple:
 
 
 # -- the step ---------------------------------------------------------------------------
-# templates, as implicit.py's: the system's kernels by the global names below, bound per
-# kernel set (_jit.bind_kernels: one compiled copy, cached on disk)
+# implicit.py's template (_newton, ga_chunk) with this layout's step helpers
+# (implicit.STEP_ROLES), bound per kernel set by compiled_system_ga_chunk; the system's
+# kernels by the global names below. F, Fp of the template hold the system's rhs (q̇, q̈
+# per state) at ya.
 rhs = enforce = remesh = check = None
 KERNEL_ROLES = ("rhs", "enforce", "remesh", "check")
+
+
+@loop
+def _predict(data, t, h, J, y, a, an):
+    """an = a (held coordinates and the line ends on points: enforce, _slaves)."""
+    for i in range(an.size):
+        an[i] = a[i]
 
 
 def _trial(data, t1, h, params, J, y, a, an, y1, ya):
@@ -276,8 +260,14 @@ def _trial(data, t1, h, params, J, y, a, an, y1, ya):
             ya[o + c] /= nrm
 
 
+def _residual(data, ta, am, J, a, an, ya, dy, r):
+    """The rhs at (t_α, ya), then r = (1 − α_m) an + α_m a − q̈ (module docstring)."""
+    rhs(ta, ya, dy, data)
+    return _balance(J, am, a, an, dy, r)
+
+
 @loop
-def _residual(J, am, a, an, dy, r):
+def _balance(J, am, a, an, dy, r):
     """r = (1 − α_m) an + α_m a − q̈ on the unknowns (0 elsewhere); returns max |r|
     [m/s^2]."""
     big = 0.0
@@ -455,70 +445,6 @@ def _increment_norm(h, params, J, y1, da):
     return math.sqrt(s / cnt)
 
 
-def _newton(data, t, h, params, J, y, a, an, y1, ya, dy, dyp, ap, r, state):
-    """Solve one step for an (predictor: an = a), as implicit.py's Newton (modified: the
-    factorised Jacobian is reused while it converges). Returns True on convergence, with
-    y1 the state at t + h."""
-    am = params[P_AM]
-    ta = t + (1.0 - params[P_AF]) * h
-    for i in range(an.size):
-        an[i] = a[i]
-    hj = state[S_HJAC]
-    need_jac = hj <= 0.0 or h > JAC_H_RATIO * hj or h * JAC_H_RATIO < hj
-    fresh = False
-    e_prev = 0.0
-    ncol = J.colptr.size - 1
-    for _ in range(NEWTON_MAX_ITER):
-        _trial(data, t + h, h, params, J, y, a, an, y1, ya)
-        rhs(ta, ya, dy, data)
-        state[S_EVALS] += 1.0
-        resid = _residual(J, am, a, an, dy, r)
-        state[S_RESID] = resid
-        if not math.isfinite(resid):
-            state[S_INCR] = math.inf
-            return False
-        if need_jac:
-            state[S_EVALS] += ncol
-            state[S_JACS] += 1.0
-            bad = _jacobian(data, t, h, params, J, y, a, an, dy, y1, ya, ap, dyp)
-            need_jac = False
-            fresh = True
-            if bad >= 0:
-                state[S_HJAC] = 0.0
-                state[S_INCR] = math.inf
-                return False
-            state[S_HJAC] = h
-            e_prev = 0.0
-        for i in range(r.size):
-            r[i] = -r[i]
-        _solve(J, r)
-        for i in range(an.size):
-            if not J.held[i]:
-                an[i] += r[i]
-        _slaves(J, an)
-        state[S_ITERS] += 1.0
-        e = _increment_norm(h, params, J, y1, r)
-        state[S_INCR] = e
-        if not math.isfinite(e):
-            return False
-        if e_prev > 0.0:
-            theta = e / e_prev
-            if theta >= 1.0 or (theta > SLOW_RATE and not fresh):
-                if fresh:
-                    return False  # diverging with a fresh Jacobian
-                need_jac = True
-                e_prev = 0.0
-                continue
-            done = theta / (1.0 - theta) * e <= NEWTON_TOL
-        else:
-            done = e <= NEWTON_TOL
-        if done or e <= 1e-3 * NEWTON_TOL:
-            _trial(data, t + h, h, params, J, y, a, an, y1, ya)
-            return True
-        e_prev = e
-    return False
-
-
 @loop
 def _error_estimate(h, params, J, y, y1, a, an):
     """Local error of the position update (Zienkiewicz & Xie 1991), as implicit.py's."""
@@ -541,111 +467,45 @@ def _error_estimate(h, params, J, y, y1, a, an):
 
 
 @loop
-def _accelerations(J, dy, a):
-    """a = the rhs's q̈ per coordinate."""
+def _update(J, an, dx, s):
+    """an += s dx on the unknowns; the line ends on free points follow their point."""
+    for i in range(an.size):
+        if not J.held[i]:
+            an[i] += s * dx[i]
+    _slaves(J, an)
+
+
+@loop
+def _colours(J):
+    """rhs evaluations per Jacobian: one per colour."""
+    return J.colptr.size - 1
+
+
+def _accelerations(data, t, J, y, a, work):
+    """a = the rhs's q̈ per coordinate at (t, y) (work: n_state scratch)."""
+    rhs(t, y, work, data)
     for i in range(a.size):
-        a[i] = dy[J.vi[i]]
-
-
-def system_ga_chunk(data, J, t, t_outputs, y, Y, a, an, y1, ya, dy, dyp, ap, r, params,
-                    state):
-    """Generalized-α steps to each time in t_outputs, storing y there in Y (implicit.py's
-    ga_chunk on the system's layout and solve). ``a`` (n_q) is the algorithmic
-    acceleration, carried between chunks; the first call after
-    :meth:`SystemWorkspace.start` takes it from the rhs. Returns the outputs written."""
-    ny = y.size
-    if state[S_START] != 0.0:
-        rhs(t, y, dy, data)
-        _accelerations(J, dy, a)
-        state[S_START] = 0.0
-    adaptive = params[P_ADAPT] != 0.0
-    dt = params[P_DT]
-    hmin = params[P_HMIN]
-    max_steps = params[P_MAXSTEPS]
-    h = state[S_H]
-    for j in range(t_outputs.size):
-        t_target = t_outputs[j]
-        while t < t_target:
-            if state[S_STEPS] >= max_steps:
-                state[S_STATUS] = MAX_STEPS
-                state[S_TFAIL] = t
-                state[S_H] = h
-                return j
-            hs = h
-            last = t + 1.01 * hs >= t_target
-            if last:
-                hs = t_target - t
-            ok = _newton(data, t, hs, params, J, y, a, an, y1, ya, dy, dyp, ap, r, state)
-            err = 0.0
-            if ok and adaptive:
-                err = _error_estimate(hs, params, J, y, y1, a, an)
-                if not math.isfinite(err):
-                    err = 1e10
-            if not ok or err > 1.0:
-                state[S_REJECTS] += 1.0
-                if not ok:
-                    h = 0.5 * hs
-                    state[S_HJAC] = 0.0
-                else:
-                    h = hs * max(0.2, 0.9 * err ** (-1.0 / 3.0))
-                if h < hmin:
-                    state[S_STATUS] = NEWTON_FAILED if not ok else STEP_UNDERFLOW
-                    state[S_TFAIL] = t
-                    state[S_HFAIL] = hs
-                    state[S_ELEMENT] = check(t, y, data)
-                    state[S_H] = h
-                    return j
-                continue
-            t = t_target if last else t + hs
-            for i in range(ny):
-                y[i] = y1[i]
-            for i in range(a.size):
-                a[i] = an[i]
-            state[S_STEPS] += 1.0
-            if remesh(t, y, data) != 0:
-                rhs(t, y, dy, data)
-                _accelerations(J, dy, a)
-                state[S_HJAC] = 0.0
-            finite = True
-            for i in range(ny):
-                finite &= (y[i] - y[i]) == 0.0
-            if not finite:
-                state[S_STATUS] = BLOWUP
-                state[S_TFAIL] = t
-                state[S_ELEMENT] = check(t, y, data)
-                state[S_H] = h
-                return j
-            if adaptive:
-                fac = 2.0 if err == 0.0 else min(2.0, max(0.2, 0.9 * err ** (-1.0 / 3.0)))
-                if fac < 1.0 or fac > 1.2:
-                    if not last or fac < 1.0:
-                        h = hs * fac
-            else:
-                h = min(dt, 2.0 * hs)
-        bad = check(t, y, data)
-        if bad >= 0:
-            state[S_STATUS] = BLOWUP
-            state[S_TFAIL] = t
-            state[S_ELEMENT] = bad
-            state[S_H] = h
-            return j
-        for i in range(ny):
-            Y[j, i] = y[i]
-    state[S_H] = h
-    return t_outputs.size
+        a[i] = work[J.vi[i]]
 
 
 def compiled_system_ga_chunk(model):
-    """:func:`system_ga_chunk` compiled with the system model's kernels (cached on disk,
-    _jit.bind_kernels)."""
-    return bind_kernels(system_ga_chunk, {r: getattr(model, r) for r in KERNEL_ROLES},
-                        helpers=(_trial, _jacobian, _newton), inline=("_jacobian", "_newton"))
+    """implicit.ga_chunk compiled with the system model's kernels and this layout's step
+    helpers (implicit.compile_step; cached on disk). Every helper that calls the system's
+    rhs is inlined into the loop, so that large kernel is finalised once (_jit.bind_kernels);
+    _trial (enforce only) is compiled on its own."""
+    return compile_step({r: getattr(model, r) for r in KERNEL_ROLES},
+                        {"_predict": _predict, "_colours": _colours, "_solve": _solve,
+                         "_update": _update, "_increment_norm": _increment_norm,
+                         "_error_estimate": _error_estimate},
+                        helpers=(_trial, _jacobian, _residual, _accelerations),
+                        inline=("_jacobian", "_residual", "_accelerations", "_newton"))
 
 
-class SystemWorkspace:
+class SystemWorkspace(Workspace):
     """The arrays of one system generalized-α run (allocated once, reused by every
-    chunk): the Jacobian's pattern and work arrays (:data:`SystemJacobian`) and the
-    step's vectors."""
+    chunk): the Jacobian's pattern and work arrays (:data:`SystemJacobian`, the layout
+    tuple ``L`` of implicit.py's template) and the step's vectors (``F``, ``Fp``: the rhs,
+    n_state)."""
 
     def __init__(self, model, y: np.ndarray, params: np.ndarray) -> None:
         layout = model.second_order_layout()
@@ -657,7 +517,7 @@ class SystemWorkspace:
                              f"bodies = {2 * nq + bodies.shape[0]}")
         b, nl, m, width = (int(x) for x in sizes)
         E = ends.shape[0]
-        self.J = SystemJacobian(
+        self.L = self.J = SystemJacobian(
             qi=qi, vi=vi, held=held, master=master, rot=rot, units=units, bodies=bodies,
             blocks=blocks, sizes=sizes, colptr=colptr,
             colcols=colcols, cptr=cptr, erow=erow, edst=edst, eidx=eidx, ends=ends, wlo=wlo,
@@ -667,30 +527,11 @@ class SystemWorkspace:
             Sw=np.zeros((m, 3 * max(m - 1, 0) + 1)), spiv=np.zeros(m, dtype=np.int64),
             Z=np.zeros(max(zsize, 1)))
         self.colours = int(colptr.size - 1)
-        ny = y.size
-        self.a = np.zeros(nq)
-        self.an = np.zeros(nq)
-        self.y1 = np.zeros(ny)
-        self.ya = np.zeros(ny)
-        self.dy = np.zeros(ny)
-        self.dyp = np.zeros(ny)
-        self.ap = np.zeros(nq)
-        self.r = np.zeros(nq)
-        self.params = params
-        self.state = np.zeros(STATE_SIZE)
-        self.state[S_H] = params[P_DT]
-
-    def start(self) -> None:
-        """Take a(t) from the system's rhs at the next :meth:`run`'s start."""
-        self.state[S_START] = 1.0
+        self._vectors(nq, y.size, y.size, params)
 
     def stats(self) -> dict:
         """Counters of the run so far."""
-        st = self.state
-        return dict(jacobians=int(st[S_JACS]), rejected_steps=int(st[S_REJECTS]),
-                    newton_iterations=int(st[S_ITERS]), steps=int(st[S_STEPS]),
-                    force_evaluations=int(st[S_EVALS]), last_step=float(st[S_H]),
-                    colours=self.colours)
+        return {**super().stats(), "colours": self.colours}
 
     def carried(self) -> dict[str, np.ndarray]:
         """The arrays a restored run needs (the factorised Jacobian is reused)."""
@@ -698,9 +539,6 @@ class SystemWorkspace:
         return {"state": self.state, "a": self.a, "W": J.W, "piv": J.piv, "Bw": J.Bw,
                 "Cw": J.Cw, "D": J.D, "Sw": J.Sw, "spiv": J.spiv, "Z": J.Z}
 
-    def run(self, model, data: tuple, t: float, t_outputs: np.ndarray, y: np.ndarray,
-            Y: np.ndarray) -> int:
-        """:func:`system_ga_chunk` with the model's kernels and the run's ``data``."""
-        return compiled_system_ga_chunk(model)(data, self.J, t, t_outputs, y, Y, self.a,
-                                               self.an, self.y1, self.ya, self.dy, self.dyp,
-                                               self.ap, self.r, self.params, self.state)
+    def compiled(self, model):
+        """implicit.ga_chunk with the system's kernels and this layout's step helpers."""
+        return compiled_system_ga_chunk(model)

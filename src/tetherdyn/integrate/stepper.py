@@ -374,9 +374,8 @@ class GeneralizedAlphaStepper(Stepper):
         return self._ws.run(self.model, self.data.args, self.t, t_outputs, self.y, Y)
 
     def _carried(self) -> dict[str, np.ndarray]:
-        ws = self._ws
         # the factorised Jacobian is reused across steps: part of the state
-        return {"state": ws.state, "a": ws.a, "W": ws.W, "piv": ws.piv}
+        return self._ws.carried()
 
     def error(self) -> SimulationError:
         st = self._state
@@ -419,9 +418,6 @@ class SystemGeneralizedAlphaStepper(GeneralizedAlphaStepper):
         self._ws = SystemWorkspace(model, self.y, params)
         self._state = self._ws.state
         self._ws.start()
-
-    def _carried(self) -> dict[str, np.ndarray]:
-        return self._ws.carried()
 
     def error(self) -> SimulationError:
         err = super().error()
