@@ -12,6 +12,7 @@ import yaml
 from scipy.optimize import brentq
 
 import tetherdyn
+from tests.nc_layout import netcdf_layout
 from tetherdyn import SimulationError, load_case, save_results, simulate
 from tetherdyn.models import build_model
 
@@ -218,22 +219,6 @@ def test_generalized_alpha_counters_in_attrs(small_case, tmp_path):
     assert back.attrs["force_evaluations"] == back.attrs["rhs_evaluations"]
 
 
-def _netcdf_layout(path) -> dict:
-    """Everything netCDF4 sees in a file: dimensions, and per variable its type, dimensions,
-    attributes (with their types) and values; the global attributes."""
-    import netCDF4
-
-    with netCDF4.Dataset(path) as nc:
-        def attrs(obj):
-            return [(k, type(obj.getncattr(k)).__name__, repr(obj.getncattr(k)))
-                    for k in obj.ncattrs()]
-        return {"format": nc.data_model,
-                "dims": [(d.name, d.size) for d in nc.dimensions.values()],
-                "vars": [(n, str(v.dtype), v.dimensions, attrs(v), v.chunking(),
-                          v[...].tolist()) for n, v in nc.variables.items()],
-                "attrs": attrs(nc)}
-
-
 @pytest.mark.parametrize("example, changes", [
     ("hanging_chain.yaml", {"solver.duration": 0.02, "solver.output_interval": 0.01}),
     ("hanging_chain.yaml", {"solver.duration": 0.02, "solver.output_interval": 0.01,
@@ -258,7 +243,7 @@ def test_direct_netcdf_file_is_xarrays(example, changes, tmp_path):
     table = run_case(load_case(raw, base_dir=path.parent), progress=False)
     direct = save_results(table, tmp_path / "direct.nc")
     via_xarray = save_results(table.to_dataset(), tmp_path / "xarray.nc")
-    assert _netcdf_layout(direct) == _netcdf_layout(via_xarray)
+    assert netcdf_layout(direct) == netcdf_layout(via_xarray)
     with xr.open_dataset(direct) as a, xr.open_dataset(via_xarray) as b:
         xr.testing.assert_identical(a, b)
         assert table.sizes == dict(b.sizes)

@@ -307,3 +307,28 @@ def test_save_and_load_continue_bit_for_bit(tmp_path):
         assert np.array_equal(fc, fd)
     assert np.array_equal(c.y, d.y)
     assert np.array_equal(c.line_tensions("L1"), d.line_tensions("L1"))
+
+
+def test_results_file_is_the_datatree_file(tmp_path, monkeypatch):
+    """SystemResults.write writes with netCDF4 alone the file xarray's DataTree writes from
+    the same results (issue 22: xarray brings dask): the same groups, dimensions,
+    variables (types, dimensions, attributes, values) and attributes, in the same order —
+    here lines, a coupled and a free point, a coupled body and a line end's ``end_body`` /
+    ``end_at`` attributes — and it reads back identical with ``xarray.open_datatree``."""
+    import xarray as xr
+
+    from tests.nc_layout import netcdf_layout
+
+    res = run_system(driven_case(), progress=False)
+    via_xarray = tmp_path / "xarray.nc"
+    tree = res.to_datatree()
+    tree.to_netcdf(via_xarray)
+    with monkeypatch.context() as m:  # the direct path, never a fall-back to xarray
+        m.setattr(type(res), "to_datatree", lambda self: pytest.fail("went through xarray"))
+        direct = res.write(tmp_path / "direct.nc")
+    layout = netcdf_layout(direct)
+    assert layout == netcdf_layout(via_xarray)
+    line = dict(dict(layout["groups"])["lines"]["groups"])["L1"]
+    assert {"end_body", "end_at"} <= {name for name, _, _ in line["attrs"]}
+    with xr.open_datatree(direct) as back:
+        xr.testing.assert_identical(back, tree)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # xarray costs ~0.3 s to import (dask ~0.5 s more): only wher
     import xarray as xr
 
 __all__ = ["build_results", "results_table", "ResultsTable", "save_results", "load_results",
-           "REQUIRED_VARIABLES"]
+           "REQUIRED_VARIABLES", "write_group", "plain_group"]
 
 REQUIRED_VARIABLES = {
     "arc_length": "m",
@@ -97,46 +97,79 @@ class ResultsTable:
     def write(self, path: str | Path) -> Path:
         """Write the netCDF file ``xarray.Dataset.to_netcdf`` would write (NETCDF4 format,
         float variables with a NaN ``_FillValue``, booleans as int8 with ``dtype: bool``,
-        strings variable-length), without importing xarray. A variable or attribute of any
-        other kind goes through xarray instead."""
+        strings variable-length), without importing xarray (:func:`write_group`). A
+        variable or attribute of any other kind goes through xarray instead."""
         path = Path(path)
-        if not self._plain():
+        if not plain_group(self.data_vars, self.coords, self.attrs):
             self.to_dataset().to_netcdf(path)
             return path
         import netCDF4
 
         with netCDF4.Dataset(path, "w", format="NETCDF4") as nc:
-            for dim, n in self.sizes.items():
-                nc.createDimension(dim, n)
-            for name, (dims, values, attrs) in (*self.data_vars.items(),
-                                                *self.coords.items()):
-                values = np.asarray(values)
-                kind = values.dtype.kind
-                if kind == "f":
-                    var = nc.createVariable(name, values.dtype, dims,
-                                            fill_value=values.dtype.type(np.nan))
-                elif kind == "b":
-                    var = nc.createVariable(name, np.int8, dims)
-                    attrs = {**attrs, "dtype": "bool"}
-                    values = values.astype(np.int8)
-                elif kind == "U":
-                    var = nc.createVariable(name, str, dims)
-                    values = values.astype(object)
-                else:
-                    var = nc.createVariable(name, values.dtype, dims)
-                var.setncatts(attrs)
-                var[...] = values
-            nc.setncatts(self.attrs)
+            write_group(nc, self.data_vars, self.coords, self.attrs)
         return path
 
-    def _plain(self) -> bool:
-        """Whether :meth:`write` can write every variable and attribute itself."""
-        def plain_attrs(attrs: dict) -> bool:
-            return all(type(v) in (str, int, float) for v in attrs.values())
 
-        return plain_attrs(self.attrs) and all(
-            np.asarray(v).dtype.kind in "fbUi" and np.asarray(v).dtype.itemsize <= 8
-            and plain_attrs(a) for _, v, a in (*self.data_vars.values(), *self.coords.values()))
+def plain_group(data_vars: dict[str, Variable], coords: dict[str, Variable],
+                attrs: dict) -> bool:
+    """Whether :func:`write_group` writes these variables and attributes as xarray would:
+    variables of numbers, booleans and strings; attributes that are strings, numbers or
+    1-D lists / arrays of numbers."""
+    def plain_value(v) -> bool:
+        if type(v) in (str, int, float) or isinstance(v, np.floating | np.integer):
+            return True
+        if isinstance(v, list | tuple | np.ndarray):
+            a = np.asarray(v)
+            return a.ndim == 1 and a.size > 0 and a.dtype.kind in "fi"
+        return False
+
+    def plain_attrs(a: dict) -> bool:
+        return all(plain_value(v) for v in a.values())
+
+    def plain_variable(v) -> bool:
+        dtype = np.asarray(v).dtype
+        return dtype.kind == "U" or (dtype.kind in "fbi" and dtype.itemsize <= 8)
+
+    return plain_attrs(attrs) and all(
+        plain_variable(v) and plain_attrs(a)
+        for _, v, a in (*data_vars.values(), *coords.values()))
+
+
+def write_group(nc, data_vars: dict[str, Variable], coords: dict[str, Variable],
+                attrs: dict, inherited: tuple[str, ...] = ()) -> None:
+    """Write a Dataset's variables (name -> (dims, values, attrs); data variables, then
+    coordinates) and attributes into the netCDF4 group ``nc`` in the layout xarray writes:
+    float variables with a NaN ``_FillValue``, booleans as int8 with ``dtype: bool``,
+    strings variable-length. ``inherited``: coordinates a parent group holds (an
+    xarray.DataTree's inherited ones: not written again, their dimensions the parent's).
+    """
+    sizes: dict[str, int] = {}  # in order of first appearance, as xarray creates them
+    for dims, values, _ in (*data_vars.values(), *coords.values()):
+        for d, n in zip(dims, np.shape(values), strict=True):
+            sizes.setdefault(d, n)
+    for dim, n in sizes.items():
+        if dim not in inherited:
+            nc.createDimension(dim, n)
+    for name, (dims, values, a) in (*data_vars.items(), *coords.items()):
+        if name in inherited:
+            continue
+        values = np.asarray(values)
+        kind = values.dtype.kind
+        if kind == "f":
+            var = nc.createVariable(name, values.dtype, dims,
+                                    fill_value=values.dtype.type(np.nan))
+        elif kind == "b":
+            var = nc.createVariable(name, np.int8, dims)
+            a = {**a, "dtype": "bool"}
+            values = values.astype(np.int8)
+        elif kind == "U":
+            var = nc.createVariable(name, str, dims)
+            values = values.astype(object)
+        else:
+            var = nc.createVariable(name, values.dtype, dims)
+        var.setncatts(a)
+        var[...] = values
+    nc.setncatts(attrs)
 
 
 def results_table(case: Case, model: Formulation, run: IntegrationResult) -> ResultsTable:

@@ -26,7 +26,7 @@ from .integrate import IntegrationResult, integrate
 from .models.nodes import GX, PAYLOAD, WEIGHT
 from .models.system import LineSystem
 from .models.system_model import build_system
-from .results import ResultsTable, Variable, results_table
+from .results import ResultsTable, Variable, plain_group, results_table, write_group
 from .rigid_body import mass_matrix, rotation_matrix, rpy_from_quaternion
 from .system_case import SystemCase, load_system
 
@@ -77,35 +77,54 @@ class SystemResults:
                 pe = pe + v["potential_energy"][1]
         return ke, ke + pe
 
+    def groups(self) -> dict[str, tuple[dict[str, Variable], dict[str, Variable], dict]]:
+        """Each group's (data variables, coordinates, attributes) by its path
+        (``lines/<name>``, ``points/<name>``, ``bodies/<name>``); the root holds ``time``
+        and :attr:`attrs`, which every group inherits."""
+        axis = {"axis": (("axis",), np.array(["x", "y", "z"]), {})}
+        body = {**axis, "component": (("component",), np.array(["w", "x", "y", "z"]), {}),
+                "angle": (("angle",), np.array(["roll", "pitch", "yaw"]), {})}
+        out = {f"lines/{k}": (t.data_vars, t.coords, t.attrs) for k, t in self.lines.items()}
+        out |= {f"points/{k}": (v, axis, {}) for k, v in self.points.items()}
+        out |= {f"bodies/{k}": (v, body, {}) for k, v in (self.bodies or {}).items()}
+        return out
+
+    def _time(self) -> dict[str, Variable]:
+        return {"time": (("time",), self.times, {"units": "s"})}
+
     def to_datatree(self) -> xr.DataTree:
         """The results as an xarray.DataTree: ``/`` (attributes, time), ``lines/<name>``,
         ``points/<name>``, ``bodies/<name>``."""
         import xarray as xr
 
-        axis = {"axis": ("axis", np.array(["x", "y", "z"]))}
-        body_coords = {**axis, "component": ("component", np.array(["w", "x", "y", "z"])),
-                       "angle": ("angle", np.array(["roll", "pitch", "yaw"]))}
-        root = xr.Dataset(coords={"time": ("time", self.times, {"units": "s"})},
-                          attrs=self.attrs)
-        tree = {"/": root}
-        for name, table in self.lines.items():
-            tree[f"lines/{name}"] = table.to_dataset()
-        for name, variables in self.points.items():
-            ds = xr.Dataset({k: (d, v, a) for k, (d, v, a) in variables.items()},
-                            coords={"time": ("time", self.times, {"units": "s"}), **axis})
-            tree[f"points/{name}"] = ds
-        for name, variables in (self.bodies or {}).items():
-            ds = xr.Dataset({k: (d, v, a) for k, (d, v, a) in variables.items()},
-                            coords={"time": ("time", self.times, {"units": "s"}),
-                                    **body_coords})
-            tree[f"bodies/{name}"] = ds
+        tree = {"/": ResultsTable({}, self._time(), self.attrs).to_dataset()}
+        for path, (data_vars, coords, attrs) in self.groups().items():
+            tree[path] = ResultsTable(data_vars, {**self._time(), **coords},
+                                      attrs).to_dataset()
         return xr.DataTree.from_dict(tree)
 
     def write(self, path: str | Path) -> Path:
-        """Write the netCDF file (groups; ``xarray.open_datatree`` reads it)."""
+        """Write the netCDF file (groups; ``xarray.open_datatree`` reads it): the file
+        ``to_datatree().to_netcdf`` writes, written with netCDF4 alone
+        (results.write_group; tests/test_system_cosim.py compares the two) — importing
+        xarray brings dask and dask.distributed, ~1.9 s of CPU (issue 22). Variables or
+        attributes of another kind go through xarray."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.to_datatree().to_netcdf(path)
+        groups = self.groups()
+        if not (plain_group({}, self._time(), self.attrs)
+                and all(plain_group(*g) for g in groups.values())):
+            self.to_datatree().to_netcdf(path)
+            return path
+        import netCDF4
+
+        with netCDF4.Dataset(path, "w", format="NETCDF4") as nc:
+            write_group(nc, {}, self._time(), self.attrs)
+            for key, (data_vars, coords, attrs) in groups.items():
+                kind, name = key.split("/", 1)
+                parent = nc.groups[kind] if kind in nc.groups else nc.createGroup(kind)
+                write_group(parent.createGroup(name), data_vars,
+                            {**self._time(), **coords}, attrs, inherited=("time",))
         return path
 
 
