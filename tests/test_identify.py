@@ -239,13 +239,19 @@ def _ready() -> bool:
 
     from numba.core.registry import cpu_target
 
+    from tetherdyn import _numba_load
+    from tetherdyn.spline import curvature_integral
+
     return ("tetherdyn.simulate" in sys.modules and "xarray" in sys.modules
             and "dask.array" in sys.modules  # xarray's first Dataset imports it
-            and cpu_target.target_context._registries != {})
+            and len(curvature_integral.overloads) == 1  # loaded from the cache
+            # numba's context set up, unless the fast cache loads need none (_numba_load)
+            and (_numba_load._installed or cpu_target.target_context._registries != {}))
 
 
 def test_workers_are_readied_as_the_cluster_starts(client):
-    """get_client preloads every worker (imports, numba's compiler context, xarray's first
+    """get_client preloads every worker (imports, a first function loaded from numba's
+    cache — with numba's own loads that sets up its compiler context — and xarray's first
     Dataset), so that a worker's first task pays only loading its formulation's cached code
     (issue 22)."""
     assert list(client.run(_ready).values()) == [True, True]

@@ -93,9 +93,10 @@ def get_client(scheduler: str | None = None, workers: int = 2):
 
 
 def _preload() -> None:
-    """Ready a worker process for its first task (issue 22): import what a task imports
-    and initialise numba's compiler context, which its first cached function pays once per
-    process (~0.3 s: numba's target registries), and xarray's first Dataset, which imports
+    """Ready a worker process for its first task (issue 22): import what a task imports,
+    load a first function from numba's cache (with numba's own cache loads that initialises
+    its compiler context, ~0.3 s once per process; _numba_load's loads skip it), and make
+    xarray's first Dataset, which imports
     dask.array (and through it scipy.fftpack, jinja2, ...) on the first Variable it makes
     (~0.4 s of a worker's first task otherwise: benchmarks/results_identify_first_task.md).
     Loads from numba's disk cache only."""
