@@ -4,6 +4,7 @@ call of the installed console script."""
 from __future__ import annotations
 
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -306,3 +307,21 @@ def test_run_and_import_a_moordyn_deck(tmp_path, capsys):
     assert main(["run", deck, "-o", str(tmp_path / "x.nc")]) == 2
     err = capsys.readouterr().err
     assert "solver.duration" in err and "--duration" in err
+
+
+def test_one_blas_thread_only_before_numpy_and_never_over_the_user(monkeypatch):
+    """A CLI process starts OpenBLAS with one thread (cli._one_blas_thread): set only while
+    numpy is not loaded, and a user's own choice wins."""
+    import sys
+
+    from tetherdyn import cli
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    cli._one_blas_thread()  # numpy is loaded in this process: nothing to do
+    assert "OPENBLAS_NUM_THREADS" not in os.environ
+    monkeypatch.delitem(sys.modules, "numpy")
+    cli._one_blas_thread()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
+    cli._one_blas_thread()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "4"

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import warnings
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +21,8 @@ EXIT_FAILED = 1
 
 
 def _examples_dir():
+    from importlib import resources  # here: ~0.02 s of imports a run does not need
+
     return resources.files("tetherdyn") / "examples"
 
 
@@ -780,6 +782,17 @@ class _NeverRaised(Exception):
     """What :func:`_statics_error` gives before statics.py is imported."""
 
 
+def _one_blas_thread() -> None:
+    """One OpenBLAS thread for this process, unless the user chose a number or numpy is
+    loaded already (a Python session calling :func:`main`). The CLI's dense linear algebra is
+    small (statics' and identification's solves; the time loops are compiled and call no
+    BLAS), while numpy's OpenBLAS starts a thread per core when it loads and spins them:
+    ~0.06 s of CPU on the main thread and more beside it in every process
+    (benchmarks/results_startup.md). Dask's workers set the same variable."""
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def main(argv: list[str] | None = None) -> int:
     import atexit
     import gc
@@ -787,6 +800,7 @@ def main(argv: list[str] | None = None) -> int:
     atexit.unregister(_skip_exit_collection)
     atexit.register(_skip_exit_collection)
     args = build_parser().parse_args(argv)
+    _one_blas_thread()
     # after parsing: `tetherdyn --help` and a usage error load neither pydantic nor numba
     from .case import CaseError
     from .integrate import SimulationError
