@@ -786,9 +786,10 @@ def _one_blas_thread() -> None:
     """One OpenBLAS thread for this process, unless the user chose a number or numpy is
     loaded already (a Python session calling :func:`main`). The CLI's dense linear algebra is
     small (statics' and identification's solves; the time loops are compiled and call no
-    BLAS), while numpy's OpenBLAS starts a thread per core when it loads and spins them:
-    ~0.06 s of CPU on the main thread and more beside it in every process
-    (benchmarks/results_startup.md). Dask's workers set the same variable."""
+    BLAS), while numpy's OpenBLAS starts a thread per core when it loads, which spins
+    there: ~0.05 s of CPU beside the main thread in every process, and on a busy machine
+    ~0.1 s of wall time (`import numpy` 0.15-0.23 s against 0.27-0.42 s, load ~2, 2 cores;
+    benchmarks/results_startup.md). Dask's workers set the same variable."""
     if "numpy" not in sys.modules:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
