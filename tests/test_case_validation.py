@@ -387,6 +387,21 @@ def test_yaml_text_and_dict_agree(small_case):
     assert a.tether == b.tether and a.solver == b.solver and a.initial == b.initial
 
 
+def test_case_text_is_pyyamls_for_every_example():
+    """Case.to_yaml / SystemCase.to_yaml (case.yaml_text, libyaml's emitter) give the text
+    of PyYAML's own safe_dump for every bundled case, system included, and it reads back."""
+    from tetherdyn.system_case import load_any
+
+    examples = Path(tetherdyn.__file__).parent / "examples"
+    files = sorted(p for p in examples.glob("*.yaml") if p.stem != "swingup_ga")
+    assert len(files) >= 20
+    for f in files:
+        case = load_any(f)
+        text = case.to_yaml()
+        assert text == yaml.safe_dump(case.raw, sort_keys=False), f.name
+        assert yaml.safe_load(text) == case.raw, f.name
+
+
 # -- prescribed trajectories -------------------------------------------------------------------
 
 def _prescribed(small_case, trajectory, **extra) -> dict:

@@ -821,7 +821,7 @@ class Case:
 
     def to_yaml(self) -> str:
         """The case as YAML text (as given, defaults not expanded)."""
-        return yaml.safe_dump(self.raw, sort_keys=False)
+        return yaml_text(self.raw)
 
     def to_dict(self) -> dict:
         return copy.deepcopy(self.raw)
@@ -904,6 +904,14 @@ def _format_validation_error(err: ValidationError) -> str:
             msgs.append(line)
     return "\n".join(msgs)
 
+
+
+def yaml_text(raw: dict) -> str:
+    """``raw`` as YAML text, keys in their order: ``yaml.safe_dump``'s text, written by
+    libyaml's emitter where PyYAML has it (the same text, ~4× faster than the Python
+    emitter: every results file holds its case's text)."""
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(raw, Dumper=dumper, sort_keys=False)
 
 def load_case(source: str | Path | dict | Case, *, base_dir: str | Path | None = None) -> Case:
     """Load and validate a case from a YAML file path, YAML text or a dict.

@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .boundary import load_trajectory
@@ -47,6 +46,7 @@ from .case import (
     is_system,
     load_case,
     read_case_source,
+    yaml_text,
 )
 from .initial import END_GAP_REL
 from .rigid_body import Body, attachment_kinematics, body_errors, coupled_state
@@ -201,7 +201,7 @@ class SystemCase:
 
     def to_yaml(self) -> str:
         """The case as YAML text (as given)."""
-        return yaml.safe_dump(self.raw, sort_keys=False)
+        return yaml_text(self.raw)
 
     def with_changes(self, changes: dict[str, Any]) -> SystemCase:
         """A new validated system case with dotted keys replaced (``solver.duration``)."""
