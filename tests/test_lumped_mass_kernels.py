@@ -206,10 +206,6 @@ def test_lean_path_is_the_general_path(name, elements):
                                     start=c.get("start", dict(type="fixed")), end=c["end"],
                                     solver=dict(dt=1e-3, duration=1.0)))
     model = build_model(case)
-    if case.drag_law != "cross_flow":
-        # the lean fluid pass holds the cross-flow law alone: another steps generally
-        assert not model.lean and model.rhs is lumped_mass.rhs
-        return
     assert model.lean and model.rhs is not lumped_mass.rhs
     rng = np.random.default_rng(3)
     n = model.n_nodes

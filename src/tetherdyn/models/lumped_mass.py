@@ -32,7 +32,7 @@ from numba import njit
 
 from .._jit import inline_kernel, kernel
 from ..boundary import eval_motion
-from ..hydro import CROSS_FLOW, cross_flow_drag, element_drag
+from ..hydro import CROSS_FLOW, _drag_other, cross_flow_drag, element_drag
 from ..sea import (
     BED,
     BED_DZDX,
@@ -710,13 +710,14 @@ def _row(soa, r, n):
 
 @inline_kernel
 def _element_loads(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, Lu, inv_Lu, EA, C,
-                   compression, slack_damping, fluid):
+                   compression, slack_damping, fluid, cross):
     """One element's loads in the lean fluid pass (:func:`_lean_fluid`), nodes at positions
     x, y, z [m] with velocities u, w, s [m/s]: its tension force f = T q̂ (seed 004
     eqs. (2.3), (2.10), (2.11), (2.17), :func:`_lean_element`) and h, half its drag at its
-    centre (eqs. (2.12), (2.16), the CROSS_FLOW law, hydro.cross_flow_drag). Returns h + f
-    (its load on its first node), h − f (on its second) and q̂. ``fluid``: (law, ρ, d,
-    C_d,n, C_d,t, current u_x, u_y, u_z, k_n, k_t)."""
+    centre (eqs. (2.12), (2.16); ``cross`` a literal: the CROSS_FLOW law,
+    hydro.cross_flow_drag, or the law of ``fluid`` by hydro's kernel, a call). Returns
+    h + f (its load on its first node), h − f (on its second) and q̂. ``fluid``: (law, ρ,
+    d, C_d,n, C_d,t, current u_x, u_y, u_z, k_n, k_t)."""
     law, rho, diameter, cdn, cdt, cux, cuy, cuz, kn, kt = fluid
     L, qx, qy, qz, T = _lean_element(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, Lu,
                                      inv_Lu, EA, C, compression, slack_damping)
@@ -727,7 +728,10 @@ def _element_loads(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, Lu, inv_Lu, E
     ux = 0.5 * (u0 + u1) - cux
     uy = 0.5 * (w0 + w1) - cuy
     uz = 0.5 * (s0 + s1) - cuz
-    hx, hy, hz = cross_flow_drag(kn * L, kt * L, qx, qy, qz, ux, uy, uz)
+    if cross:
+        hx, hy, hz = cross_flow_drag(kn * L, kt * L, qx, qy, qz, ux, uy, uz)
+    else:  # hydro.element_drag's other laws, the same arithmetic, called
+        hx, hy, hz = _drag_other(law, rho, diameter, L, cdn, cdt, qx, qy, qz, ux, uy, uz)
     hx *= 0.5
     hy *= 0.5
     hz *= 0.5
@@ -736,7 +740,7 @@ def _element_loads(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, Lu, inv_Lu, E
 
 @inline_kernel
 def _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty, tz,
-                    EA, C, compression, slack_damping, fluid):
+                    EA, C, compression, slack_damping, fluid, cross):
     """The element pass of :func:`_lean_fluid` over the N elements (the rows of
     :func:`soa_table`: node positions p and velocities v, L_u, 1/L_u): each element's
     loads (:func:`_element_loads`) — h + f into A, h − f into B, q̂ into Q."""
@@ -744,7 +748,7 @@ def _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, 
         ax[e], ay[e], az[e], bx[e], by[e], bz[e], tx[e], ty[e], tz[e] = _element_loads(
             px[e], py[e], pz[e], vx[e], vy[e], vz[e], px[e + 1], py[e + 1], pz[e + 1],
             vx[e + 1], vy[e + 1], vz[e + 1], lu[e], ilu[e], EA, C, compression,
-            slack_damping, fluid)
+            slack_damping, fluid, cross)
 
 
 # The element and node loops are kernels of their own, each row a separate argument: the
@@ -754,12 +758,16 @@ def _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, 
 
 
 @vector_kernel
-def _cross_flow_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty,
-                         tz, EA, C, compression, slack_damping, fluid):
-    """:func:`_fluid_elements` with the CROSS_FLOW drag law (a loop with no call in it: it
-    vectorises; the other laws take the in-place pass, :func:`_lean_fluid`)."""
-    _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty, tz,
-                    EA, C, compression, slack_damping, fluid)
+def _row_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty, tz, EA,
+                  C, compression, slack_damping, fluid):
+    """:func:`_fluid_elements`: with the CROSS_FLOW drag law a loop with no call in it (it
+    vectorises), with another a loop calling hydro's kernel (scalar)."""
+    if fluid[0] == CROSS_FLOW:
+        _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty,
+                        tz, EA, C, compression, slack_damping, fluid, True)
+    else:
+        _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty,
+                        tz, EA, C, compression, slack_damping, fluid, False)
 
 
 @vector_kernel
@@ -784,8 +792,8 @@ def _fluid_nodes(last, m, an, c, gx, gy, gz, ax, ay, az, bx, by, bz, tx, ty, tz,
 # nodes.added_mass_solve's, as above.
 
 
-@vector_kernel
-def _short_elements(n, soa, EA, C, compression, slack_damping, fluid):
+@inline_kernel
+def _short_loop(n, soa, EA, C, compression, slack_damping, fluid, cross):
     """:func:`_fluid_elements` on a line of n ≤ ROWS_MIN nodes (rows at stride ROWS_MIN)."""
     R = ROWS_MIN
     P = S_P * R
@@ -798,7 +806,16 @@ def _short_elements(n, soa, EA, C, compression, slack_damping, fluid):
             soa[P + e], soa[P + R + e], soa[P + 2 * R + e], soa[V + e], soa[V + R + e],
             soa[V + 2 * R + e], soa[P + e + 1], soa[P + R + e + 1], soa[P + 2 * R + e + 1],
             soa[V + e + 1], soa[V + R + e + 1], soa[V + 2 * R + e + 1], soa[S_LU * R + e],
-            soa[S_INV_LU * R + e], EA, C, compression, slack_damping, fluid)
+            soa[S_INV_LU * R + e], EA, C, compression, slack_damping, fluid, cross)
+
+
+@vector_kernel
+def _short_elements(n, soa, EA, C, compression, slack_damping, fluid):
+    """:func:`_row_elements` on a line of n ≤ ROWS_MIN nodes (:func:`_short_loop`)."""
+    if fluid[0] == CROSS_FLOW:
+        _short_loop(n, soa, EA, C, compression, slack_damping, fluid, True)
+    else:
+        _short_loop(n, soa, EA, C, compression, slack_damping, fluid, False)
 
 
 @vector_kernel
@@ -903,13 +920,12 @@ def _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping
     tz = _row(soa, S_Q + 2, r)
     lu = _row(soa, S_LU, r)
     ilu = _row(soa, S_INV_LU, r)
-    # the element pass (the CROSS_FLOW drag law: a line with another steps elsewhere,
-    # LumpedMass.__init__)
+    # the element pass
     if short:
         _short_elements(n, soa, EA, C, compression, slack_damping, fluid)
     else:
-        _cross_flow_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx,
-                             ty, tz, EA, C, compression, slack_damping, fluid)
+        _row_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty, tz,
+                      EA, C, compression, slack_damping, fluid)
     if sea:
         for e in (0, last - 1):
             # the end elements' added mass as nodes.sea_loads leaves it in wadd (ρ_eff =
@@ -980,10 +996,7 @@ def _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping
 def _lean_fluid(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping, held0, held1,
                 motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
                 wadd):
-    """The lean fluid pass, :func:`_lean_fluid_rows` (the CROSS_FLOW drag law, the default:
-    a line with another law steps with the general path or, in a sea, the lean sea pass —
-    LumpedMass.__init__ — since a call to hydro's kernel per element holds no vector
-    loop)."""
+    """The lean fluid pass, :func:`_lean_fluid_rows` (any line length, any drag law)."""
     return _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping,
                             held0, held1, motion, b0, coef0, b1, coef1, scal, ends, tmp, law,
                             par, sea, force, tangent, wadd)
@@ -1414,13 +1427,10 @@ class LumpedMass(NodeRows):
         par = self.data.sea_par
         sea = par[SEA_ACTIVE] != 0.0
         self.calm_sea = sea and calm_sea(par, self.data.sea_current, scal)
-        fluid = scal[RHO] > 0.0 or sea
-        # the lean fluid pass holds the CROSS_FLOW drag law alone (_lean_fluid): a line with
-        # another in a calm fluid takes the general path, in a calm sea the lean sea pass
-        cross_flow = flags[DRAG_LAW] == CROSS_FLOW
-        self.lean = not (self.winch or bending) and (cross_flow or sea or not fluid)
+        self.lean = not (self.winch or bending)
         if self.lean:
-            flags[LEAN] = (LEAN_SEA if sea and not (self.calm_sea and cross_flow) else
+            fluid = scal[RHO] > 0.0 or sea
+            flags[LEAN] = (LEAN_SEA if sea and not self.calm_sea else
                            LEAN_FLUID if fluid else LEAN_VACUUM)
             self.rhs = rhs_lean_fluid if fluid else rhs_lean_vacuum
             self.enforce = enforce_lean
