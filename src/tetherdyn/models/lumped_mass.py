@@ -47,6 +47,8 @@ from ..sea import (
     TABLE,
     WATER_LEVEL,
     seabed_depth,
+    seabed_force,
+    update_anchor,
 )
 from ..spline import (
     CLAMPED,
@@ -118,6 +120,7 @@ from .nodes import (
     added_mass_solve,
     base_flags,
     base_scal,
+    contact_geometry,
     end_motions,
     end_ramp,
     force_rows,
@@ -642,17 +645,23 @@ def _lean_ends(t, n, v0, held0, held1, motion, scal, ends, lean, fluid, px, py, 
         dydt[v0 + 2] = motion[0, 2, 2]
 
 
+#: :func:`_calm_node`'s and :func:`_lean_fluid_rows`' answers: the calm pass covers the node
+#: (the state); the node is in the air (the lean sea pass covers the state); the node is
+#: free and in the seabed (the calm pass and the contact, :func:`_bed_contact`)
+CALM, AIR, BEDDED = 0, 1, 2
+
+
 @inline_kernel
-def _calm_node(x, y, z, free, sea, wl, bed, z0, a, b):
-    """Whether a node at (x, y, z) [m] is where the calm sea's loads are the lean pass's
-    (``sea`` false: always): under the water level ``wl`` (so every element, both of whose
-    nodes are, is wholly wet: sea.wetted_fraction gives 1) and, when free and with a plane
-    seabed (``bed``: z0 + a x + b y [m]), not below it (nodes.sea_loads' test)."""
-    if not sea:
-        return True
+def _calm_node(x, y, z, free, wl, bed, z0, a, b):
+    """Where a node at (x, y, z) [m] is for the calm sea's loads: AIR above the water level
+    ``wl`` (under it every element, both of whose nodes are, is wholly wet:
+    sea.wetted_fraction gives 1), BEDDED when free and under a plane seabed (``bed``:
+    z0 + a x + b y [m]; nodes.seabed_nodes' test), else CALM."""
     if z - wl > 0.0:
-        return False
-    return not (bed and free and z < z0 + a * x + b * y)
+        return AIR
+    if bed and free and z < z0 + a * x + b * y:
+        return BEDDED
+    return CALM
 
 
 @inline_kernel
@@ -841,7 +850,7 @@ def _short_nodes(n, soa):
 @kernel
 def _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping, held0, held1,
                 motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
-                wadd):
+                wadd, bedded):
     """:func:`rhs_lean_fluid`'s passes: tension, weight less buoyancy, drag at the element
     centres (drag law ``law``, hydro.py) and the added mass (a 3x3 solve per node), on the
     rows ``soa`` (the comment above :func:`soa_table`).
@@ -894,14 +903,18 @@ def _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping
     if held1:
         px[last], py[last], pz[last] = motion[1, 0, 0], motion[1, 0, 1], motion[1, 0, 2]
         vx[last], vy[last], vz[last] = motion[1, 1, 0], motion[1, 1, 1], motion[1, 1, 2]
+    answer = CALM
     if sea:
         wl = par[WATER_LEVEL] if par[HAS_SURFACE] != 0.0 else math.inf
         bed = par[BED] != 0.0
         for i in range(n):
             free = not ((i == 0 and held0) or (i == last and held1))
-            if not _calm_node(px[i], py[i], pz[i], free, True, wl, bed, par[BED_Z0],
-                              par[BED_DZDX], par[BED_DZDY]):
-                return False
+            where = _calm_node(px[i], py[i], pz[i], free, wl, bed, par[BED_Z0],
+                               par[BED_DZDX], par[BED_DZDY])
+            if where == AIR or (where == BEDDED and not bedded):
+                return AIR
+            if where == BEDDED:
+                answer = BEDDED
     rho = scal[RHO]
     diameter = scal[DIAMETER]
     cdn = scal[CD_N]
@@ -989,17 +1002,19 @@ def _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping
         tangent[e, 0] = tx[e]
         tangent[e, 1] = ty[e]
         tangent[e, 2] = tz[e]
-    return True
+    return answer
 
 
 @inline_kernel
 def _lean_fluid(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping, held0, held1,
                 motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
                 wadd):
-    """The lean fluid pass, :func:`_lean_fluid_rows` (any line length, any drag law)."""
+    """The lean fluid pass, :func:`_lean_fluid_rows` (any line length, any drag law), for a
+    system's line (models/system_bodies.py): True when done, False (dy/dt incomplete) when
+    a node is in the air or in the seabed (the caller then steps the line generally)."""
     return _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping,
                             held0, held1, motion, b0, coef0, b1, coef1, scal, ends, tmp, law,
-                            par, sea, force, tangent, wadd)
+                            par, sea, force, tangent, wadd, False) == CALM
 
 
 @kernel
@@ -1090,6 +1105,86 @@ def _lean_sea_rhs(t, y, dydt, d):
               d.tangent, d.wadd, dydt)
 
 
+@inline_kernel
+def _bed_node(i, y, n, held0, held1, motion, pos, vel):
+    """Node i's position [m] and velocity [m/s] into pos[i], vel[i] (a held end's from its
+    motion at t), for the contact geometry of :func:`_bed_contact`."""
+    w = 0 if i == 0 and held0 else 1 if i == n - 1 and held1 else -1
+    for a in range(3):
+        if w >= 0:
+            pos[i, a] = motion[w, 0, a]
+            vel[i, a] = motion[w, 1, a]
+        else:
+            pos[i, a] = y[3 * i + a]
+            vel[i, a] = y[3 * n + 3 * i + a]
+
+
+@inline_kernel
+def _bed_contact(t, y, dydt, d):
+    """The seabed's contact and friction on the free nodes in a plane seabed, added to the
+    calm pass's dy/dt (:func:`_lean_fluid_rows` answered BEDDED; the rest of the calm
+    sea's loads are the calm pass's there): per free node under the plane (nodes.seabed_nodes'
+    test), its contact geometry and force from the shared kernels (nodes.contact_geometry,
+    sea.seabed_force, into bedf and gnd as nodes.seabed_nodes leaves them), then M⁻¹f_b
+    with the added mass of its elements from the rows (M is linear: the sea path's
+    M⁻¹(f + f_b) to rounding) — seed 004 eqs. (2.14)–(2.16)."""
+    n = d.n_nodes
+    f = d.flags
+    held0 = f[HELD0] != 0
+    held1 = f[HELD1] != 0
+    par = d.sea_par
+    pos = d.pos
+    vel = d.vel
+    out = d.fout
+    soa = d.soa
+    r = ROWS_MIN if n - 1 < ROWS_MIN else n  # the rows' stride (soa_table)
+    v0 = 3 * n
+    for i in range(n):
+        d.gnd[i] = 0.0
+        d.bedf[i, 0] = 0.0
+        d.bedf[i, 1] = 0.0
+        d.bedf[i, 2] = 0.0
+    for i in range(n):
+        if (i == 0 and held0) or (i == n - 1 and held1):
+            continue  # a held end's holder takes the bed, not the tether
+        j = 3 * i
+        if y[j + 2] >= par[BED_Z0] + par[BED_DZDX] * y[j] + par[BED_DZDY] * y[j + 1]:
+            continue  # above the bed: no contact
+        for k in range(max(i - 1, 0), min(i + 2, n)):
+            _bed_node(k, y, n, held0, held1, d.motion, pos, vel)
+        tx, ty, tz, lc = contact_geometry(i, n, d.elem, pos)
+        d.gnd[i] = seabed_force(par, d.sea_bed, d.sea_bed_axes, d.sea_anchor, i, pos[i, 0],
+                                pos[i, 1], pos[i, 2], vel[i, 0], vel[i, 1], vel[i, 2], tx,
+                                ty, tz, lc, d.scal[DIAMETER], out)
+        fx = out[0]
+        fy = out[1]
+        fz = out[2]
+        d.bedf[i, 0] = fx
+        d.bedf[i, 1] = fy
+        d.bedf[i, 2] = fz
+        an0 = c0 = ax = ay = az = 0.0  # the element before (none at node 0)
+        an1 = c1 = bx = by = bz = 0.0  # the element after (none at the last node)
+        if i > 0:
+            e = i - 1
+            an0 = soa[S_AN * r + e]
+            c0 = soa[S_C * r + e]
+            ax = soa[S_Q * r + e]
+            ay = soa[(S_Q + 1) * r + e]
+            az = soa[(S_Q + 2) * r + e]
+        if i < n - 1:
+            an1 = soa[S_AN * r + i]
+            c1 = soa[S_C * r + i]
+            bx = soa[S_Q * r + i]
+            by = soa[(S_Q + 1) * r + i]
+            bz = soa[(S_Q + 2) * r + i]
+        gx, gy, gz = added_mass_solve(d.lean[i, M_NODE], an0, c0, ax, ay, az, an1, c1, bx, by,
+                                      bz, fx, fy, fz)
+        k = v0 + j
+        dydt[k] += gx
+        dydt[k + 1] += gy
+        dydt[k + 2] += gz
+
+
 # The lean path's right-hand sides (LumpedMass.lean; the model picks one when it is built):
 # the equations and arithmetic of :func:`rhs` (seed 004 eqs. (2.10)–(2.17)) in an element
 # pass and a node pass, the element loads kept in dydt's own rows until the node pass reads
@@ -1122,12 +1217,18 @@ def rhs_lean_fluid(t, y, dydt, d):
     flags[LEAN] == LEAN_SEA), through :func:`_lean_sea_rhs`."""
     s = d.scal
     f = d.flags
-    if f[LEAN] == LEAN_SEA or not _lean_fluid(
-            t, y, dydt, d.n_nodes, d.lean, d.soa, s[EA], s[DAMPING], f[COMPRESSION] != 0,
-            f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, d.motion, d.breaks0,
-            d.coeffs0, d.breaks1, d.coeffs1, s, d.ends, d.tmp, f[DRAG_LAW], d.sea_par,
-            d.sea_par[SEA_ACTIVE] != 0.0, d.force, d.tangent, d.wadd):
+    if f[LEAN] == LEAN_SEA:
         _lean_sea_rhs(t, y, dydt, d)
+        return
+    where = _lean_fluid_rows(
+        t, y, dydt, d.n_nodes, d.lean, d.soa, s[EA], s[DAMPING], f[COMPRESSION] != 0,
+        f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, d.motion, d.breaks0, d.coeffs0,
+        d.breaks1, d.coeffs1, s, d.ends, d.tmp, f[DRAG_LAW], d.sea_par,
+        d.sea_par[SEA_ACTIVE] != 0.0, d.force, d.tangent, d.wadd, True)
+    if where == AIR:
+        _lean_sea_rhs(t, y, dydt, d)
+    elif where == BEDDED:
+        _bed_contact(t, y, dydt, d)
 
 
 @kernel
@@ -1171,6 +1272,34 @@ def off_bed(y, n, flags, par, bed, bed_axes, anchor, work):
         if not node_held(i, n, flags):
             anchor[i, 3] = 0.0
     return True
+
+
+@inline_kernel
+def remesh_plane_bed(t, y, d):
+    """The lean path's ``remesh`` on a plane seabed (no winch): per free node its friction
+    anchor (sea.update_anchor with nodes.contact_geometry, as nodes.sea_anchors sets it;
+    off the bed cleared) in one pass over y, reading the three nodes of a grounded one's
+    geometry alone; 0 (y unchanged). Inlined into the time loop like
+    :func:`rhs_lean_vacuum`."""
+    n = d.n_nodes
+    f = d.flags
+    held0 = f[HELD0] != 0
+    held1 = f[HELD1] != 0
+    par = d.sea_par
+    anchor = d.sea_anchor
+    for i in range(n):
+        if (i == 0 and held0) or (i == n - 1 and held1):
+            continue
+        j = 3 * i
+        if y[j + 2] >= par[BED_Z0] + par[BED_DZDX] * y[j] + par[BED_DZDY] * y[j + 1]:
+            anchor[i, 3] = 0.0  # lifted off (update_anchor's rule, without the geometry)
+            continue
+        for k in range(max(i - 1, 0), min(i + 2, n)):  # held ends: y holds their motion
+            _bed_node(k, y, n, False, False, d.motion, d.pos, d.vel)
+        tx, ty, tz, lc = contact_geometry(i, n, d.elem, d.pos)
+        update_anchor(par, d.sea_bed, d.sea_bed_axes, anchor, i, y[j], y[j + 1], y[j + 2],
+                      tx, ty, tz, lc, d.scal[DIAMETER])
+    return 0
 
 
 @kernel
@@ -1434,8 +1563,9 @@ class LumpedMass(NodeRows):
                            LEAN_FLUID if fluid else LEAN_VACUUM)
             self.rhs = rhs_lean_fluid if fluid else rhs_lean_vacuum
             self.enforce = enforce_lean
-            # the seabed's friction anchors after each step (lumped_mass.remesh)
-            self.remesh = remesh if par[BED] != 0.0 else no_remesh
+            # the seabed's friction anchors after each step (on a plane bed the lean pass)
+            self.remesh = (remesh_plane_bed if par[BED] == PLANE else
+                           remesh if par[BED] != 0.0 else no_remesh)
         if self.winch:
             self._start_winch(n)
         self._bending_mode: tuple[float, int, float] | None = None
