@@ -1119,31 +1119,24 @@ def _bed_node(i, y, n, held0, held1, motion, pos, vel):
             vel[i, a] = y[3 * n + 3 * i + a]
 
 
-@inline_kernel
-def _bed_contact(t, y, dydt, d):
+@kernel
+def _bed_contact(y, dydt, n, held0, held1, par, motion, pos, vel, out, soa, lean, elem, bed,
+                 bed_axes, anchor, gnd, bedf, diameter):
     """The seabed's contact and friction on the free nodes in a plane seabed, added to the
     calm pass's dy/dt (:func:`_lean_fluid_rows` answered BEDDED; the rest of the calm
     sea's loads are the calm pass's there): per free node under the plane (nodes.seabed_nodes'
     test), its contact geometry and force from the shared kernels (nodes.contact_geometry,
     sea.seabed_force, into bedf and gnd as nodes.seabed_nodes leaves them), then M⁻¹f_b
     with the added mass of its elements from the rows (M is linear: the sea path's
-    M⁻¹(f + f_b) to rounding) — seed 004 eqs. (2.14)–(2.16)."""
-    n = d.n_nodes
-    f = d.flags
-    held0 = f[HELD0] != 0
-    held1 = f[HELD1] != 0
-    par = d.sea_par
-    pos = d.pos
-    vel = d.vel
-    out = d.fout
-    soa = d.soa
+    M⁻¹(f + f_b) to rounding) — seed 004 eqs. (2.14)–(2.16). A kernel of its own, called
+    only then (the arrays of the run data it reads handed over)."""
     r = ROWS_MIN if n - 1 < ROWS_MIN else n  # the rows' stride (soa_table)
     v0 = 3 * n
     for i in range(n):
-        d.gnd[i] = 0.0
-        d.bedf[i, 0] = 0.0
-        d.bedf[i, 1] = 0.0
-        d.bedf[i, 2] = 0.0
+        gnd[i] = 0.0
+        bedf[i, 0] = 0.0
+        bedf[i, 1] = 0.0
+        bedf[i, 2] = 0.0
     for i in range(n):
         if (i == 0 and held0) or (i == n - 1 and held1):
             continue  # a held end's holder takes the bed, not the tether
@@ -1151,17 +1144,16 @@ def _bed_contact(t, y, dydt, d):
         if y[j + 2] >= par[BED_Z0] + par[BED_DZDX] * y[j] + par[BED_DZDY] * y[j + 1]:
             continue  # above the bed: no contact
         for k in range(max(i - 1, 0), min(i + 2, n)):
-            _bed_node(k, y, n, held0, held1, d.motion, pos, vel)
-        tx, ty, tz, lc = contact_geometry(i, n, d.elem, pos)
-        d.gnd[i] = seabed_force(par, d.sea_bed, d.sea_bed_axes, d.sea_anchor, i, pos[i, 0],
-                                pos[i, 1], pos[i, 2], vel[i, 0], vel[i, 1], vel[i, 2], tx,
-                                ty, tz, lc, d.scal[DIAMETER], out)
+            _bed_node(k, y, n, held0, held1, motion, pos, vel)
+        tx, ty, tz, lc = contact_geometry(i, n, elem, pos)
+        gnd[i] = seabed_force(par, bed, bed_axes, anchor, i, pos[i, 0], pos[i, 1], pos[i, 2],
+                              vel[i, 0], vel[i, 1], vel[i, 2], tx, ty, tz, lc, diameter, out)
         fx = out[0]
         fy = out[1]
         fz = out[2]
-        d.bedf[i, 0] = fx
-        d.bedf[i, 1] = fy
-        d.bedf[i, 2] = fz
+        bedf[i, 0] = fx
+        bedf[i, 1] = fy
+        bedf[i, 2] = fz
         an0 = c0 = ax = ay = az = 0.0  # the element before (none at node 0)
         an1 = c1 = bx = by = bz = 0.0  # the element after (none at the last node)
         if i > 0:
@@ -1177,7 +1169,7 @@ def _bed_contact(t, y, dydt, d):
             bx = soa[S_Q * r + i]
             by = soa[(S_Q + 1) * r + i]
             bz = soa[(S_Q + 2) * r + i]
-        gx, gy, gz = added_mass_solve(d.lean[i, M_NODE], an0, c0, ax, ay, az, an1, c1, bx, by,
+        gx, gy, gz = added_mass_solve(lean[i, M_NODE], an0, c0, ax, ay, az, an1, c1, bx, by,
                                       bz, fx, fy, fz)
         k = v0 + j
         dydt[k] += gx
@@ -1217,18 +1209,19 @@ def rhs_lean_fluid(t, y, dydt, d):
     flags[LEAN] == LEAN_SEA), through :func:`_lean_sea_rhs`."""
     s = d.scal
     f = d.flags
-    if f[LEAN] == LEAN_SEA:
-        _lean_sea_rhs(t, y, dydt, d)
-        return
-    where = _lean_fluid_rows(
-        t, y, dydt, d.n_nodes, d.lean, d.soa, s[EA], s[DAMPING], f[COMPRESSION] != 0,
-        f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, d.motion, d.breaks0, d.coeffs0,
-        d.breaks1, d.coeffs1, s, d.ends, d.tmp, f[DRAG_LAW], d.sea_par,
-        d.sea_par[SEA_ACTIVE] != 0.0, d.force, d.tangent, d.wadd, True)
-    if where == AIR:
+    where = AIR
+    if f[LEAN] != LEAN_SEA:
+        where = _lean_fluid_rows(
+            t, y, dydt, d.n_nodes, d.lean, d.soa, s[EA], s[DAMPING], f[COMPRESSION] != 0,
+            f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, d.motion, d.breaks0,
+            d.coeffs0, d.breaks1, d.coeffs1, s, d.ends, d.tmp, f[DRAG_LAW], d.sea_par,
+            d.sea_par[SEA_ACTIVE] != 0.0, d.force, d.tangent, d.wadd, True)
+    if where == AIR:  # (one call site: the time loop inlines this function four times)
         _lean_sea_rhs(t, y, dydt, d)
     elif where == BEDDED:
-        _bed_contact(t, y, dydt, d)
+        _bed_contact(y, dydt, d.n_nodes, f[HELD0] != 0, f[HELD1] != 0, d.sea_par, d.motion,
+                     d.pos, d.vel, d.fout, d.soa, d.lean, d.elem, d.sea_bed, d.sea_bed_axes,
+                     d.sea_anchor, d.gnd, d.bedf, s[DIAMETER])
 
 
 @kernel
