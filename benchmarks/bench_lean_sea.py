@@ -18,6 +18,15 @@ Usage::
 
     python benchmarks/bench_lean_sea.py [--n 40 160] [--out benchmarks/results_lean_sea.md]
     python benchmarks/bench_lean_sea.py --steps-only --n 40   # prints; runs on older trees
+    python benchmarks/bench_lean_sea.py --seabed [--n 10 40 160] [--seconds 1.0]
+        [--rounds 5]   # the seabed step against the calm step; prints a markdown table
+
+``--seabed`` (issue 17: a step with seabed contact ≤ 2× the calm-water step): the calm and
+seabed cases over the same simulated window (from the release, where the free end is
+already below the bed: contact from the first step), long enough that one calm run takes
+``--seconds`` of integration time, the two run alternately ``--rounds`` times; best µs per
+RK4 step of each (``wall_time_s / steps``: integration only) and the grounded nodes at
+the outputs (fewest, most), so that the window is seen to hold contact throughout.
 """
 
 from __future__ import annotations
@@ -157,13 +166,62 @@ def steps(N: int, duration: float) -> dict:
     return best
 
 
+def seabed_vs_calm(N: int, seconds: float, rounds: int) -> dict:
+    """Best µs per RK4 step of the calm and seabed cases over one window (``--seabed``)."""
+    from bench_lumped_mass import duration_for
+
+    def run(kind, duration):
+        ds = tetherdyn.simulate(make_sea_case(N, kind, duration), progress=False)
+        return 1e6 * float(ds.attrs["wall_time_s"]) / int(ds.attrs["steps"]), ds
+
+    us_calm, _ = run("calm", 0.1)  # compilation (or numba's cache) and calibration
+    run("seabed", 0.1)
+    duration = duration_for(seconds, us_calm)
+    best = {"calm": math.inf, "seabed": math.inf}
+    for _ in range(rounds):
+        for kind in best:
+            us, ds = run(kind, duration)
+            best[kind] = min(best[kind], us)
+            if kind == "seabed":
+                g = ds["grounded"].values.sum(axis=1)
+                steps = int(ds.attrs["steps"])
+    return dict(N=N, duration=duration, steps=steps, calm=best["calm"],
+                seabed=best["seabed"], g_min=int(g.min()), g_max=int(g.max()))
+
+
+def seabed_table(rows: list[dict]) -> str:
+    """The --seabed table (markdown)."""
+    lines = ["| N | simulated s | steps | calm µs/step | seabed µs/step | seabed / calm | "
+             "≤ 2× | grounded nodes at the outputs (fewest..most) |",
+             "|--:|--:|--:|--:|--:|--:|---|--:|"]
+    for r in rows:
+        q = r["seabed"] / r["calm"]
+        lines.append(f"| {r['N']} | {r['duration']:.2f} | {r['steps']} | {r['calm']:.2f} | "
+                     f"{r['seabed']:.2f} | {q:.2f} | {'yes' if q <= 2.0 else 'no'} | "
+                     f"{r['g_min']}..{r['g_max']} of {r['N'] + 1} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, nargs="+", default=[40, 160])
     ap.add_argument("--out", type=Path, default=HERE / "results_lean_sea.md")
     ap.add_argument("--steps-only", action="store_true",
                     help="only the whole-step table, printed (no kernel of this tree named)")
+    ap.add_argument("--seabed", action="store_true",
+                    help="only the seabed step against the calm step (module docstring)")
+    ap.add_argument("--seconds", type=float, default=1.0,
+                    help="--seabed: integration time of one calm run [s]")
+    ap.add_argument("--rounds", type=int, default=5,
+                    help="--seabed: calm / seabed runs alternated this many times")
     a = ap.parse_args(argv)
+    if a.seabed:
+        rows = []
+        for N in a.n:
+            rows.append(seabed_vs_calm(N, a.seconds, a.rounds))
+            print(seabed_table(rows[-1:]).splitlines()[-1], flush=True)
+        print(seabed_table(rows))
+        return 0
     if a.steps_only:
         for N in a.n:
             for kind, us in (s := steps(N, 0.5 if N <= 40 else 0.2)).items():

@@ -187,7 +187,7 @@ LEAN_CASES = {
 }
 
 
-# 5 elements: the in-place pass; 40: the pass on rows (lumped_mass.ROWS_MIN)
+# 5 elements: rows at the fixed stride ROWS_MIN; 40: rows n long (lumped_mass.ROWS_MIN)
 @pytest.mark.parametrize("elements", [5, 40])
 @pytest.mark.parametrize("name", sorted(LEAN_CASES))
 def test_lean_path_is_the_general_path(name, elements):
@@ -266,6 +266,15 @@ def test_lean_path_in_a_calm_sea_is_the_sea_path(elements):
             model.rhs(t, yc, b, model.data)
             if node == 4:
                 assert model.data.gnd[4] == 1.0  # the seabed's contact is exercised
+                # the plane bed's lean anchor update (remesh_plane_bed) is the general one
+                anchor = model.data.sea_anchor
+                anchor[:] = 0.0
+                lumped_mass.remesh(t, yc, model.data)
+                general = anchor.copy()
+                anchor[:] = 0.0
+                assert model.remesh is lumped_mass.remesh_plane_bed
+                model.remesh(t, yc, model.data)
+                assert general[4, 3] != 0.0 and np.array_equal(anchor, general)
             np.testing.assert_allclose(b, a, rtol=0, atol=1e-12 * np.max(np.abs(a)))
 
 

@@ -47,6 +47,8 @@ from ..sea import (
     TABLE,
     WATER_LEVEL,
     seabed_depth,
+    seabed_force,
+    update_anchor,
 )
 from ..spline import (
     CLAMPED,
@@ -118,6 +120,7 @@ from .nodes import (
     added_mass_solve,
     base_flags,
     base_scal,
+    contact_geometry,
     end_motions,
     end_ramp,
     force_rows,
@@ -642,17 +645,23 @@ def _lean_ends(t, n, v0, held0, held1, motion, scal, ends, lean, fluid, px, py, 
         dydt[v0 + 2] = motion[0, 2, 2]
 
 
+#: :func:`_calm_node`'s and :func:`_lean_fluid_rows`' answers: the calm pass covers the node
+#: (the state); the node is in the air (the lean sea pass covers the state); the node is
+#: free and in the seabed (the calm pass and the contact, :func:`_bed_contact`)
+CALM, AIR, BEDDED = 0, 1, 2
+
+
 @inline_kernel
-def _calm_node(x, y, z, free, sea, wl, bed, z0, a, b):
-    """Whether a node at (x, y, z) [m] is where the calm sea's loads are the lean pass's
-    (``sea`` false: always): under the water level ``wl`` (so every element, both of whose
-    nodes are, is wholly wet: sea.wetted_fraction gives 1) and, when free and with a plane
-    seabed (``bed``: z0 + a x + b y [m]), not below it (nodes.sea_loads' test)."""
-    if not sea:
-        return True
+def _calm_node(x, y, z, free, wl, bed, z0, a, b):
+    """Where a node at (x, y, z) [m] is for the calm sea's loads: AIR above the water level
+    ``wl`` (under it every element, both of whose nodes are, is wholly wet:
+    sea.wetted_fraction gives 1), BEDDED when free and under a plane seabed (``bed``:
+    z0 + a x + b y [m]; nodes.seabed_nodes' test), else CALM."""
     if z - wl > 0.0:
-        return False
-    return not (bed and free and z < z0 + a * x + b * y)
+        return AIR
+    if bed and free and z < z0 + a * x + b * y:
+        return BEDDED
+    return CALM
 
 
 @inline_kernel
@@ -677,6 +686,12 @@ def _node_at(y, v0, j, held, motion, w):
 S_LU, S_INV_LU, S_AN, S_C, S_M, S_WG, S_P, S_V, S_A, S_B, S_Q = (
     0, 1, 2, 3, 4, 5, 8, 11, 14, 17, 20)
 N_SOA = 23
+#: the fewest elements for which the rows' stride is the line's node count n and the loops
+#: take each row as an argument of their own (:func:`_cross_flow_elements`): the compiler's
+#: overlap checks between those rows repay from 32 elements on (measured: the vector loop
+#: starts there); a shorter line's rows have the fixed stride ROWS_MIN and its loops index
+#: the one array (:func:`_short_elements`: vector loops from 4 elements, no checks)
+ROWS_MIN = 32
 #: the lean fluid pass's compile options: a kernel's, with numpy's error model — a float
 #: division by zero gives inf or NaN (IEEE) instead of a branch to a raised
 #: ZeroDivisionError before every division, which keeps the loops from vectorising; a
@@ -686,12 +701,13 @@ vector_kernel = njit(cache=True, _nrt=False, error_model="numpy")
 
 def soa_table(lean: np.ndarray) -> np.ndarray:
     """The lean fluid pass's rows (the comment above): the constant rows from the lean
-    table (a copy of its numbers), the work rows zero."""
+    table (a copy of its numbers), the work rows zero; each row n long, or ROWS_MIN on a
+    line of fewer than ROWS_MIN elements (the padding zero, never read)."""
     n = lean.shape[0]
-    tab = np.zeros((N_SOA, n))
+    tab = np.zeros((N_SOA, n if n - 1 >= ROWS_MIN else ROWS_MIN))
     for r, col in ((S_LU, LU), (S_INV_LU, INV_LU), (S_AN, AN_HALF), (S_C, C_HALF),
                    (S_M, M_NODE), (S_WG, WG), (S_WG + 1, WG + 1), (S_WG + 2, WG + 2)):
-        tab[r] = lean[:, col]
+        tab[r, :n] = lean[:, col]
     return tab.ravel()
 
 
@@ -702,46 +718,46 @@ def _row(soa, r, n):
 
 
 @inline_kernel
-def _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty, tz,
-                    EA, C, compression, slack_damping, fluid):
-    """The element pass of :func:`_lean_fluid` over the N elements (the rows of
-    :func:`soa_table`: node positions p and velocities v, L_u, 1/L_u; out A, B, Q): each
-    element's tension force f = T q̂ (seed 004 eqs. (2.3), (2.10), (2.11), (2.17),
-    :func:`_lean_element`) and h, half its drag at its centre (eqs. (2.12), (2.16), the
-    CROSS_FLOW law, hydro.cross_flow_drag) — h + f into A (its first node's load), h − f
-    into B (its second's), q̂ into Q. ``fluid``: (law, ρ, d, C_d,n, C_d,t, current u_x,
-    u_y, u_z, k_n, k_t)."""
+def _element_loads(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, Lu, inv_Lu, EA, C,
+                   compression, slack_damping, fluid, cross):
+    """One element's loads in the lean fluid pass (:func:`_lean_fluid`), nodes at positions
+    x, y, z [m] with velocities u, w, s [m/s]: its tension force f = T q̂ (seed 004
+    eqs. (2.3), (2.10), (2.11), (2.17), :func:`_lean_element`) and h, half its drag at its
+    centre (eqs. (2.12), (2.16); ``cross`` a literal: the CROSS_FLOW law,
+    hydro.cross_flow_drag, or the law of ``fluid`` by hydro's kernel, a call). Returns
+    h + f (its load on its first node), h − f (on its second) and q̂. ``fluid``: (law, ρ,
+    d, C_d,n, C_d,t, current u_x, u_y, u_z, k_n, k_t)."""
     law, rho, diameter, cdn, cdt, cux, cuy, cuz, kn, kt = fluid
-    for e in range(N):
-        u0 = vx[e]
-        w0 = vy[e]
-        s0 = vz[e]
-        u1 = vx[e + 1]
-        w1 = vy[e + 1]
-        s1 = vz[e + 1]
-        L, qx, qy, qz, T = _lean_element(px[e], py[e], pz[e], u0, w0, s0, px[e + 1],
-                                         py[e + 1], pz[e + 1], u1, w1, s1, lu[e], ilu[e],
-                                         EA, C, compression, slack_damping)
-        fx = T * qx
-        fy = T * qy
-        fz = T * qz
-        # drag at the element centre, half to each node — seed 004 eqs. (2.12), (2.16)
-        ux = 0.5 * (u0 + u1) - cux
-        uy = 0.5 * (w0 + w1) - cuy
-        uz = 0.5 * (s0 + s1) - cuz
+    L, qx, qy, qz, T = _lean_element(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, Lu,
+                                     inv_Lu, EA, C, compression, slack_damping)
+    fx = T * qx
+    fy = T * qy
+    fz = T * qz
+    # drag at the element centre, half to each node — seed 004 eqs. (2.12), (2.16)
+    ux = 0.5 * (u0 + u1) - cux
+    uy = 0.5 * (w0 + w1) - cuy
+    uz = 0.5 * (s0 + s1) - cuz
+    if cross:
         hx, hy, hz = cross_flow_drag(kn * L, kt * L, qx, qy, qz, ux, uy, uz)
-        hx *= 0.5
-        hy *= 0.5
-        hz *= 0.5
-        ax[e] = hx + fx
-        ay[e] = hy + fy
-        az[e] = hz + fz
-        bx[e] = hx - fx
-        by[e] = hy - fy
-        bz[e] = hz - fz
-        tx[e] = qx
-        ty[e] = qy
-        tz[e] = qz
+    else:  # hydro.element_drag's other laws, the same arithmetic, called
+        hx, hy, hz = _drag_other(law, rho, diameter, L, cdn, cdt, qx, qy, qz, ux, uy, uz)
+    hx *= 0.5
+    hy *= 0.5
+    hz *= 0.5
+    return hx + fx, hy + fy, hz + fz, hx - fx, hy - fy, hz - fz, qx, qy, qz
+
+
+@inline_kernel
+def _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty, tz,
+                    EA, C, compression, slack_damping, fluid, cross):
+    """The element pass of :func:`_lean_fluid` over the N elements (the rows of
+    :func:`soa_table`: node positions p and velocities v, L_u, 1/L_u): each element's
+    loads (:func:`_element_loads`) — h + f into A, h − f into B, q̂ into Q."""
+    for e in range(N):
+        ax[e], ay[e], az[e], bx[e], by[e], bz[e], tx[e], ty[e], tz[e] = _element_loads(
+            px[e], py[e], pz[e], vx[e], vy[e], vz[e], px[e + 1], py[e + 1], pz[e + 1],
+            vx[e + 1], vy[e + 1], vz[e + 1], lu[e], ilu[e], EA, C, compression,
+            slack_damping, fluid, cross)
 
 
 # The element and node loops are kernels of their own, each row a separate argument: the
@@ -751,12 +767,16 @@ def _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, 
 
 
 @vector_kernel
-def _cross_flow_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty,
-                         tz, EA, C, compression, slack_damping, fluid):
-    """:func:`_fluid_elements` with the CROSS_FLOW drag law (a loop with no call in it: it
-    vectorises; the other laws take the in-place pass, :func:`_lean_fluid`)."""
-    _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty, tz,
-                    EA, C, compression, slack_damping, fluid)
+def _row_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty, tz, EA,
+                  C, compression, slack_damping, fluid):
+    """:func:`_fluid_elements`: with the CROSS_FLOW drag law a loop with no call in it (it
+    vectorises), with another a loop calling hydro's kernel (scalar)."""
+    if fluid[0] == CROSS_FLOW:
+        _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty,
+                        tz, EA, C, compression, slack_damping, fluid, True)
+    else:
+        _fluid_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty,
+                        tz, EA, C, compression, slack_damping, fluid, False)
 
 
 @vector_kernel
@@ -773,10 +793,64 @@ def _fluid_nodes(last, m, an, c, gx, gy, gz, ax, ay, az, bx, by, bz, tx, ty, tz,
             gx[i] + bx[e] + ax[i], gy[i] + by[e] + ay[i], gz[i] + bz[e] + az[i])
 
 
+# A line of fewer than ROWS_MIN elements keeps its rows at the fixed stride ROWS_MIN in soa
+# (soa_table) and its loops index that one array at constant offsets: the compiler then
+# knows the rows lie ROWS_MIN apart and runs the vector loop with no overlap check at all
+# (the checks of the row-argument kernels above repay only from 32 elements on: measured,
+# their vector loop starts at 32). The arithmetic is :func:`_element_loads`' and
+# nodes.added_mass_solve's, as above.
+
+
+@inline_kernel
+def _short_loop(n, soa, EA, C, compression, slack_damping, fluid, cross):
+    """:func:`_fluid_elements` on a line of n ≤ ROWS_MIN nodes (rows at stride ROWS_MIN)."""
+    R = ROWS_MIN
+    P = S_P * R
+    V = S_V * R
+    # n ≤ R always: the min bounds the offsets below for the compiler
+    for e in range(min(n, R) - 1):
+        (soa[S_A * R + e], soa[(S_A + 1) * R + e], soa[(S_A + 2) * R + e],
+         soa[S_B * R + e], soa[(S_B + 1) * R + e], soa[(S_B + 2) * R + e],
+         soa[S_Q * R + e], soa[(S_Q + 1) * R + e], soa[(S_Q + 2) * R + e]) = _element_loads(
+            soa[P + e], soa[P + R + e], soa[P + 2 * R + e], soa[V + e], soa[V + R + e],
+            soa[V + 2 * R + e], soa[P + e + 1], soa[P + R + e + 1], soa[P + 2 * R + e + 1],
+            soa[V + e + 1], soa[V + R + e + 1], soa[V + 2 * R + e + 1], soa[S_LU * R + e],
+            soa[S_INV_LU * R + e], EA, C, compression, slack_damping, fluid, cross)
+
+
+@vector_kernel
+def _short_elements(n, soa, EA, C, compression, slack_damping, fluid):
+    """:func:`_row_elements` on a line of n ≤ ROWS_MIN nodes (:func:`_short_loop`)."""
+    if fluid[0] == CROSS_FLOW:
+        _short_loop(n, soa, EA, C, compression, slack_damping, fluid, True)
+    else:
+        _short_loop(n, soa, EA, C, compression, slack_damping, fluid, False)
+
+
+@vector_kernel
+def _short_nodes(n, soa):
+    """:func:`_fluid_nodes` on a line of n ≤ ROWS_MIN nodes (rows at stride ROWS_MIN): the
+    inner nodes' accelerations [m/s²] into the position rows."""
+    R = ROWS_MIN
+    A = S_A * R
+    B = S_B * R
+    Q = S_Q * R
+    G = S_WG * R
+    for i in range(1, min(n, R) - 1):
+        e = i - 1
+        soa[S_P * R + i], soa[(S_P + 1) * R + i], soa[(S_P + 2) * R + i] = added_mass_solve(
+            soa[S_M * R + i], soa[S_AN * R + e], soa[S_C * R + e], soa[Q + e],
+            soa[Q + R + e], soa[Q + 2 * R + e], soa[S_AN * R + i], soa[S_C * R + i],
+            soa[Q + i], soa[Q + R + i], soa[Q + 2 * R + i],
+            soa[G + i] + soa[B + e] + soa[A + i],
+            soa[G + R + i] + soa[B + R + e] + soa[A + R + i],
+            soa[G + 2 * R + i] + soa[B + 2 * R + e] + soa[A + 2 * R + i])
+
+
 @kernel
 def _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping, held0, held1,
                 motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
-                wadd):
+                wadd, bedded):
     """:func:`rhs_lean_fluid`'s passes: tension, weight less buoyancy, drag at the element
     centres (drag law ``law``, hydro.py) and the added mass (a 3x3 solve per node), on the
     rows ``soa`` (the comment above :func:`soa_table`).
@@ -803,16 +877,18 @@ def _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping
     v0 = 3 * n
     last = n - 1
     N = last
+    short = N < ROWS_MIN
+    r = ROWS_MIN if short else n  # the rows' stride (soa_table)
     if held0:
         eval_motion(b0, coef0, t, motion[0])
     if held1:
         eval_motion(b1, coef1, t, motion[1])
-    px = _row(soa, S_P, n)
-    py = _row(soa, S_P + 1, n)
-    pz = _row(soa, S_P + 2, n)
-    vx = _row(soa, S_V, n)
-    vy = _row(soa, S_V + 1, n)
-    vz = _row(soa, S_V + 2, n)
+    px = _row(soa, S_P, r)
+    py = _row(soa, S_P + 1, r)
+    pz = _row(soa, S_P + 2, r)
+    vx = _row(soa, S_V, r)
+    vy = _row(soa, S_V + 1, r)
+    vz = _row(soa, S_V + 2, r)
     for i in range(n):
         j = 3 * i
         px[i] = y[j]
@@ -827,14 +903,18 @@ def _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping
     if held1:
         px[last], py[last], pz[last] = motion[1, 0, 0], motion[1, 0, 1], motion[1, 0, 2]
         vx[last], vy[last], vz[last] = motion[1, 1, 0], motion[1, 1, 1], motion[1, 1, 2]
+    answer = CALM
     if sea:
         wl = par[WATER_LEVEL] if par[HAS_SURFACE] != 0.0 else math.inf
         bed = par[BED] != 0.0
         for i in range(n):
             free = not ((i == 0 and held0) or (i == last and held1))
-            if not _calm_node(px[i], py[i], pz[i], free, True, wl, bed, par[BED_Z0],
-                              par[BED_DZDX], par[BED_DZDY]):
-                return False
+            where = _calm_node(px[i], py[i], pz[i], free, wl, bed, par[BED_Z0],
+                               par[BED_DZDX], par[BED_DZDY])
+            if where == AIR or (where == BEDDED and not bedded):
+                return AIR
+            if where == BEDDED:
+                answer = BEDDED
     rho = scal[RHO]
     diameter = scal[DIAMETER]
     cdn = scal[CD_N]
@@ -842,20 +922,23 @@ def _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping
     kn = 0.5 * rho * cdn * diameter  # cross-flow drag per metre and (m/s)^2 [kg/m^2]
     kt = 0.5 * rho * cdt * math.pi * diameter
     fluid = (law, rho, diameter, cdn, cdt, scal[UX], scal[UY], scal[UZ], kn, kt)
-    ax = _row(soa, S_A, n)
-    ay = _row(soa, S_A + 1, n)
-    az = _row(soa, S_A + 2, n)
-    bx = _row(soa, S_B, n)
-    by = _row(soa, S_B + 1, n)
-    bz = _row(soa, S_B + 2, n)
-    tx = _row(soa, S_Q, n)
-    ty = _row(soa, S_Q + 1, n)
-    tz = _row(soa, S_Q + 2, n)
-    lu = _row(soa, S_LU, n)
-    ilu = _row(soa, S_INV_LU, n)
-    # the element pass (the CROSS_FLOW drag law: the caller sends the others in place)
-    _cross_flow_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty,
-                         tz, EA, C, compression, slack_damping, fluid)
+    ax = _row(soa, S_A, r)
+    ay = _row(soa, S_A + 1, r)
+    az = _row(soa, S_A + 2, r)
+    bx = _row(soa, S_B, r)
+    by = _row(soa, S_B + 1, r)
+    bz = _row(soa, S_B + 2, r)
+    tx = _row(soa, S_Q, r)
+    ty = _row(soa, S_Q + 1, r)
+    tz = _row(soa, S_Q + 2, r)
+    lu = _row(soa, S_LU, r)
+    ilu = _row(soa, S_INV_LU, r)
+    # the element pass
+    if short:
+        _short_elements(n, soa, EA, C, compression, slack_damping, fluid)
+    else:
+        _row_elements(N, px, py, pz, vx, vy, vz, lu, ilu, ax, ay, az, bx, by, bz, tx, ty, tz,
+                      EA, C, compression, slack_damping, fluid)
     if sea:
         for e in (0, last - 1):
             # the end elements' added mass as nodes.sea_loads leaves it in wadd (ρ_eff =
@@ -864,13 +947,16 @@ def _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping
             wadd[e, 0] = scal[CA_N] * per
             wadd[e, 1] = scal[CA_T] * per
     # the node pass (the inner nodes' accelerations into the position rows), then the ends
-    an = _row(soa, S_AN, n)
-    c = _row(soa, S_C, n)
-    gx = _row(soa, S_WG, n)
-    gy = _row(soa, S_WG + 1, n)
-    gz = _row(soa, S_WG + 2, n)
-    _fluid_nodes(last, _row(soa, S_M, n), an, c, gx, gy, gz, ax, ay, az, bx, by, bz, tx, ty,
-                 tz, px, py, pz)
+    an = _row(soa, S_AN, r)
+    c = _row(soa, S_C, r)
+    gx = _row(soa, S_WG, r)
+    gy = _row(soa, S_WG + 1, r)
+    gz = _row(soa, S_WG + 2, r)
+    if short:
+        _short_nodes(n, soa)
+    else:
+        _fluid_nodes(last, _row(soa, S_M, r), an, c, gx, gy, gz, ax, ay, az, bx, by, bz, tx,
+                     ty, tz, px, py, pz)
     # the end nodes: their loads (before a payload's) into force, then a held end's
     # prescribed acceleration or a free end's own
     fx = gx[0] + ax[0]
@@ -916,214 +1002,19 @@ def _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping
         tangent[e, 0] = tx[e]
         tangent[e, 1] = ty[e]
         tangent[e, 2] = tz[e]
-    return True
-
-
-@inline_kernel
-def _fluid_element(e, v0, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean, EA, C,
-                   compression, slack_damping, fluid, dydt, tangent):
-    """Element e's loads in a calm fluid (:func:`_lean_fluid`'s element pass): its tension
-    force f = T q̂ and h, half its drag (seed 004 eqs. (2.12), (2.16); drag law ``law``,
-    hydro.py) — h + f on its first node into that node's acceleration row of dydt, h − f
-    on its second into the first node's position row (scratch until the node pass) — and
-    q̂ into tangent[e]. Nodes: positions x, y, z [m], velocities u, w, s [m/s]; ``fluid``:
-    (law, ρ, d, C_d,n, C_d,t, current u_x, u_y, u_z, k_n, k_t) (one argument: numba
-    inlines no function of this many separate ones)."""
-    law, rho, diameter, cdn, cdt, cux, cuy, cuz, kn, kt = fluid
-    L, qx, qy, qz, T = _lean_element(x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1,
-                                     lean[e, LU], lean[e, INV_LU], EA, C, compression,
-                                     slack_damping)
-    fx = T * qx
-    fy = T * qy
-    fz = T * qz
-    # drag at the element centre, half to each node — seed 004 eqs. (2.12), (2.16)
-    ux = 0.5 * (u0 + u1) - cux
-    uy = 0.5 * (w0 + w1) - cuy
-    uz = 0.5 * (s0 + s1) - cuz
-    if law == CROSS_FLOW:
-        hx, hy, hz = cross_flow_drag(kn * L, kt * L, qx, qy, qz, ux, uy, uz)
-    else:  # hydro.element_drag's other laws, the same arithmetic, called
-        hx, hy, hz = _drag_other(law, rho, diameter, L, cdn, cdt, qx, qy, qz, ux, uy, uz)
-    hx *= 0.5
-    hy *= 0.5
-    hz *= 0.5
-    i = 3 * e
-    dydt[v0 + i] = hx + fx
-    dydt[v0 + i + 1] = hy + fy
-    dydt[v0 + i + 2] = hz + fz
-    dydt[i] = hx - fx
-    dydt[i + 1] = hy - fy
-    dydt[i + 2] = hz - fz
-    tangent[e, 0] = qx
-    tangent[e, 1] = qy
-    tangent[e, 2] = qz
-
-
-@kernel
-def _lean_fluid_short(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0,
-                      held1, motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea,
-                      force, tangent, wadd):
-    """:func:`_lean_fluid` on a line of fewer than ROWS_MIN elements: the same loads in
-    place in dy/dt, for a line too short to repay the rows' copies and the vector loops'
-    set-up (see :func:`_lean_fluid_rows`).
-
-    Two passes. The first, over the elements (:func:`_fluid_element`), leaves each
-    element's load on its first node, h + f (h half its drag, f = T q̂ its tension), in
-    that node's acceleration row of dydt and its load on its second node, h − f, in the
-    first node's position row (dydt as scratch: no array of its own), and its unit tangent
-    in ``tangent``; the last element, whose second node may be held, after the loop, so
-    that the loop reads every node straight from y. The second,
-    over the nodes, sums weight and the two elements' loads and solves the node's added
-    mass, then writes the position rows (velocities). Each element's work (two square
-    roots and a division) is independent of the previous one's, so the processor overlaps
-    consecutive elements; in one pass each node's solve waited on its second element
-    (benchmarks/results_lean_step.md).
-
-    ``sea``: a calm sea (LumpedMass.calm_sea: no waves, a uniform current, a plane seabed
-    or none; ``par`` its sea_par): while every node is under the water level and every
-    free node above the seabed, the sea path's loads (nodes.sea_loads: per element
-    buoyancy, drag and added mass of water, no Morison inertia in a steady flow; no
-    contact) are these. Returns False, with dy/dt incomplete, at the first node that is
-    not (the caller then runs the lean sea pass, :func:`_lean_sea_rhs`); True when done.
-    Writes the end nodes' loads (before a payload's) into force, the elements' tangents
-    into tangent and, in the sea, the end elements' added masses into wadd: what a system
-    reads (models/system.py)."""
-    v0 = 3 * n
-    if held0:
-        eval_motion(b0, coef0, t, motion[0])
-    if held1:
-        eval_motion(b1, coef1, t, motion[1])
-    rho = scal[RHO]
-    diameter = scal[DIAMETER]
-    cdn = scal[CD_N]
-    cdt = scal[CD_T]
-    cux = scal[UX]
-    cuy = scal[UY]
-    cuz = scal[UZ]
-    kn = 0.5 * rho * cdn * diameter  # cross-flow drag per metre and (m/s)^2 [kg/m^2]
-    kt = 0.5 * rho * cdt * math.pi * diameter
-    fluid = (law, rho, diameter, cdn, cdt, cux, cuy, cuz, kn, kt)
-    wl = par[WATER_LEVEL] if par[HAS_SURFACE] != 0.0 else math.inf
-    bed = par[BED] != 0.0
-    bz0 = par[BED_Z0]
-    ba = par[BED_DZDX]
-    bb = par[BED_DZDY]
-    last = n - 1
-    # pass 1: the elements
-    x0, y0, z0, u0, w0, s0 = _node_at(y, v0, 0, held0, motion, 0)
-    if not _calm_node(x0, y0, z0, not held0, sea, wl, bed, bz0, ba, bb):
-        return False
-    for e in range(last - 1):  # node e + 1 is an inner node
-        j = 3 * e + 3
-        x1, y1, z1, u1, w1, s1 = y[j], y[j + 1], y[j + 2], y[v0 + j], y[v0 + j + 1], \
-            y[v0 + j + 2]
-        if not _calm_node(x1, y1, z1, True, sea, wl, bed, bz0, ba, bb):
-            return False
-        _fluid_element(e, v0, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean, EA, C,
-                       compression, slack_damping, fluid, dydt, tangent)
-        x0, y0, z0, u0, w0, s0 = x1, y1, z1, u1, w1, s1
-    # the last element (its second node may be held): after the loop, which reads y alone
-    x1, y1, z1, u1, w1, s1 = _node_at(y, v0, 3 * last, held1, motion, 1)
-    if not _calm_node(x1, y1, z1, not held1, sea, wl, bed, bz0, ba, bb):
-        return False
-    _fluid_element(last - 1, v0, x0, y0, z0, u0, w0, s0, x1, y1, z1, u1, w1, s1, lean, EA, C,
-                   compression, slack_damping, fluid, dydt, tangent)
-    if sea:
-        for e in (0, last - 1):
-            # the end elements' added mass as nodes.sea_loads leaves it in wadd (ρ_eff =
-            # ρ_w wholly wet): the end nodes' mass matrices a system builds
-            per = scal[DISPLACED] * par[RHO_WATER] * lean[e, LU]
-            wadd[e, 0] = scal[CA_N] * per
-            wadd[e, 1] = scal[CA_T] * per
-    # pass 2: the nodes — weight, the loads of the element before (B) and after (A), and
-    # the added mass of both solved in closed form, seed 004 eqs. (2.14)–(2.16)
-    an = lean[0, AN_HALF]
-    c = lean[0, C_HALF]
-    qx = tangent[0, 0]
-    qy = tangent[0, 1]
-    qz = tangent[0, 2]
-    fx = lean[0, WG] + dydt[v0]
-    fy = lean[0, WG + 1] + dydt[v0 + 1]
-    fz = lean[0, WG + 2] + dydt[v0 + 2]
-    force[0, 0] = fx
-    force[0, 1] = fy
-    force[0, 2] = fz
-    if held0:
-        dydt[v0] = motion[0, 2, 0]
-        dydt[v0 + 1] = motion[0, 2, 1]
-        dydt[v0 + 2] = motion[0, 2, 2]
-    else:
-        dydt[v0], dydt[v0 + 1], dydt[v0 + 2] = _lean_end(
-            t, 0, 0, scal, ends, lean, True, fx, fy, fz, y[v0], y[v0 + 1], y[v0 + 2], 0.0,
-            0.0, 0.0, 0.0, 0.0, an, c, qx, qy, qz, tmp, sea)
-    for e in range(1, last):
-        i = 3 * e
-        k = i - 3
-        pan = an
-        pc = c
-        pqx = qx
-        pqy = qy
-        pqz = qz
-        an = lean[e, AN_HALF]
-        c = lean[e, C_HALF]
-        qx = tangent[e, 0]
-        qy = tangent[e, 1]
-        qz = tangent[e, 2]
-        dydt[v0 + i], dydt[v0 + i + 1], dydt[v0 + i + 2] = added_mass_solve(
-            lean[e, M_NODE], pan, pc, pqx, pqy, pqz, an, c, qx, qy, qz,
-            lean[e, WG] + dydt[k] + dydt[v0 + i], lean[e, WG + 1] + dydt[k + 1]
-            + dydt[v0 + i + 1], lean[e, WG + 2] + dydt[k + 2] + dydt[v0 + i + 2])
-        dydt[k] = y[v0 + k]  # node e - 1's position rate (its B read)
-        dydt[k + 1] = y[v0 + k + 1]
-        dydt[k + 2] = y[v0 + k + 2]
-    i = 3 * last
-    k = i - 3
-    fx = lean[last, WG] + dydt[k]
-    fy = lean[last, WG + 1] + dydt[k + 1]
-    fz = lean[last, WG + 2] + dydt[k + 2]
-    force[last, 0] = fx
-    force[last, 1] = fy
-    force[last, 2] = fz
-    for a in range(3):
-        dydt[k + a] = y[v0 + k + a]
-    if held1:
-        for a in range(3):
-            dydt[i + a] = motion[1, 1, a]
-            dydt[v0 + i + a] = motion[1, 2, a]
-    else:
-        for a in range(3):
-            dydt[i + a] = y[v0 + i + a]
-        dydt[v0 + i], dydt[v0 + i + 1], dydt[v0 + i + 2] = _lean_end(
-            t, last, 1, scal, ends, lean, True, fx, fy, fz, y[v0 + i], y[v0 + i + 1],
-            y[v0 + i + 2], an, c, qx, qy, qz, 0.0, 0.0, 0.0, 0.0, 0.0, tmp, sea)
-    if held0:
-        for a in range(3):
-            dydt[a] = motion[0, 1, a]
-    return True
-
-
-#: the fewest elements for which the lean fluid pass runs on rows (:func:`_lean_fluid_rows`):
-#: below it the compiler's vector loops do not start (their overlap checks cost more than
-#: they save: measured, the element loop ran scalar up to 31 elements) and the rows' copies
-#: are pure cost, so shorter lines take the in-place pass (:func:`_lean_fluid_short`)
-ROWS_MIN = 32
+    return answer
 
 
 @inline_kernel
 def _lean_fluid(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping, held0, held1,
                 motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par, sea, force, tangent,
                 wadd):
-    """The lean fluid pass: :func:`_lean_fluid_rows` on a line of ROWS_MIN elements or more
-    with the CROSS_FLOW drag law (the default), else :func:`_lean_fluid_short` (the same
-    loads, the same arithmetic; the other drag laws call hydro's kernel per element, which
-    no vector loop can hold)."""
-    if n - 1 >= ROWS_MIN and law == CROSS_FLOW:
-        return _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping,
-                                held0, held1, motion, b0, coef0, b1, coef1, scal, ends, tmp,
-                                law, par, sea, force, tangent, wadd)
-    return _lean_fluid_short(t, y, dydt, n, lean, EA, C, compression, slack_damping, held0,
-                             held1, motion, b0, coef0, b1, coef1, scal, ends, tmp, law, par,
-                             sea, force, tangent, wadd)
+    """The lean fluid pass, :func:`_lean_fluid_rows` (any line length, any drag law), for a
+    system's line (models/system_bodies.py): True when done, False (dy/dt incomplete) when
+    a node is in the air or in the seabed (the caller then steps the line generally)."""
+    return _lean_fluid_rows(t, y, dydt, n, lean, soa, EA, C, compression, slack_damping,
+                            held0, held1, motion, b0, coef0, b1, coef1, scal, ends, tmp, law,
+                            par, sea, force, tangent, wadd, False) == CALM
 
 
 @kernel
@@ -1214,6 +1105,78 @@ def _lean_sea_rhs(t, y, dydt, d):
               d.tangent, d.wadd, dydt)
 
 
+@inline_kernel
+def _bed_node(i, y, n, held0, held1, motion, pos, vel):
+    """Node i's position [m] and velocity [m/s] into pos[i], vel[i] (a held end's from its
+    motion at t), for the contact geometry of :func:`_bed_contact`."""
+    w = 0 if i == 0 and held0 else 1 if i == n - 1 and held1 else -1
+    for a in range(3):
+        if w >= 0:
+            pos[i, a] = motion[w, 0, a]
+            vel[i, a] = motion[w, 1, a]
+        else:
+            pos[i, a] = y[3 * i + a]
+            vel[i, a] = y[3 * n + 3 * i + a]
+
+
+@kernel
+def _bed_contact(y, dydt, n, held0, held1, par, motion, pos, vel, out, soa, lean, elem, bed,
+                 bed_axes, anchor, gnd, bedf, diameter):
+    """The seabed's contact and friction on the free nodes in a plane seabed, added to the
+    calm pass's dy/dt (:func:`_lean_fluid_rows` answered BEDDED; the rest of the calm
+    sea's loads are the calm pass's there): per free node under the plane (nodes.seabed_nodes'
+    test), its contact geometry and force from the shared kernels (nodes.contact_geometry,
+    sea.seabed_force, into bedf and gnd as nodes.seabed_nodes leaves them), then M⁻¹f_b
+    with the added mass of its elements from the rows (M is linear: the sea path's
+    M⁻¹(f + f_b) to rounding) — seed 004 eqs. (2.14)–(2.16). A kernel of its own, called
+    only then (the arrays of the run data it reads handed over)."""
+    r = ROWS_MIN if n - 1 < ROWS_MIN else n  # the rows' stride (soa_table)
+    v0 = 3 * n
+    for i in range(n):
+        gnd[i] = 0.0
+        bedf[i, 0] = 0.0
+        bedf[i, 1] = 0.0
+        bedf[i, 2] = 0.0
+    for i in range(n):
+        if (i == 0 and held0) or (i == n - 1 and held1):
+            continue  # a held end's holder takes the bed, not the tether
+        j = 3 * i
+        if y[j + 2] >= par[BED_Z0] + par[BED_DZDX] * y[j] + par[BED_DZDY] * y[j + 1]:
+            continue  # above the bed: no contact
+        for k in range(max(i - 1, 0), min(i + 2, n)):
+            _bed_node(k, y, n, held0, held1, motion, pos, vel)
+        tx, ty, tz, lc = contact_geometry(i, n, elem, pos)
+        gnd[i] = seabed_force(par, bed, bed_axes, anchor, i, pos[i, 0], pos[i, 1], pos[i, 2],
+                              vel[i, 0], vel[i, 1], vel[i, 2], tx, ty, tz, lc, diameter, out)
+        fx = out[0]
+        fy = out[1]
+        fz = out[2]
+        bedf[i, 0] = fx
+        bedf[i, 1] = fy
+        bedf[i, 2] = fz
+        an0 = c0 = ax = ay = az = 0.0  # the element before (none at node 0)
+        an1 = c1 = bx = by = bz = 0.0  # the element after (none at the last node)
+        if i > 0:
+            e = i - 1
+            an0 = soa[S_AN * r + e]
+            c0 = soa[S_C * r + e]
+            ax = soa[S_Q * r + e]
+            ay = soa[(S_Q + 1) * r + e]
+            az = soa[(S_Q + 2) * r + e]
+        if i < n - 1:
+            an1 = soa[S_AN * r + i]
+            c1 = soa[S_C * r + i]
+            bx = soa[S_Q * r + i]
+            by = soa[(S_Q + 1) * r + i]
+            bz = soa[(S_Q + 2) * r + i]
+        gx, gy, gz = added_mass_solve(lean[i, M_NODE], an0, c0, ax, ay, az, an1, c1, bx, by,
+                                      bz, fx, fy, fz)
+        k = v0 + j
+        dydt[k] += gx
+        dydt[k + 1] += gy
+        dydt[k + 2] += gz
+
+
 # The lean path's right-hand sides (LumpedMass.lean; the model picks one when it is built):
 # the equations and arithmetic of :func:`rhs` (seed 004 eqs. (2.10)–(2.17)) in an element
 # pass and a node pass, the element loads kept in dydt's own rows until the node pass reads
@@ -1246,12 +1209,19 @@ def rhs_lean_fluid(t, y, dydt, d):
     flags[LEAN] == LEAN_SEA), through :func:`_lean_sea_rhs`."""
     s = d.scal
     f = d.flags
-    if f[LEAN] == LEAN_SEA or not _lean_fluid(
+    where = AIR
+    if f[LEAN] != LEAN_SEA:
+        where = _lean_fluid_rows(
             t, y, dydt, d.n_nodes, d.lean, d.soa, s[EA], s[DAMPING], f[COMPRESSION] != 0,
             f[SLACK_DAMPING] != 0, f[HELD0] != 0, f[HELD1] != 0, d.motion, d.breaks0,
             d.coeffs0, d.breaks1, d.coeffs1, s, d.ends, d.tmp, f[DRAG_LAW], d.sea_par,
-            d.sea_par[SEA_ACTIVE] != 0.0, d.force, d.tangent, d.wadd):
+            d.sea_par[SEA_ACTIVE] != 0.0, d.force, d.tangent, d.wadd, True)
+    if where == AIR:  # (one call site: the time loop inlines this function four times)
         _lean_sea_rhs(t, y, dydt, d)
+    elif where == BEDDED:
+        _bed_contact(y, dydt, d.n_nodes, f[HELD0] != 0, f[HELD1] != 0, d.sea_par, d.motion,
+                     d.pos, d.vel, d.fout, d.soa, d.lean, d.elem, d.sea_bed, d.sea_bed_axes,
+                     d.sea_anchor, d.gnd, d.bedf, s[DIAMETER])
 
 
 @kernel
@@ -1295,6 +1265,34 @@ def off_bed(y, n, flags, par, bed, bed_axes, anchor, work):
         if not node_held(i, n, flags):
             anchor[i, 3] = 0.0
     return True
+
+
+@inline_kernel
+def remesh_plane_bed(t, y, d):
+    """The lean path's ``remesh`` on a plane seabed (no winch): per free node its friction
+    anchor (sea.update_anchor with nodes.contact_geometry, as nodes.sea_anchors sets it;
+    off the bed cleared) in one pass over y, reading the three nodes of a grounded one's
+    geometry alone; 0 (y unchanged). Inlined into the time loop like
+    :func:`rhs_lean_vacuum`."""
+    n = d.n_nodes
+    f = d.flags
+    held0 = f[HELD0] != 0
+    held1 = f[HELD1] != 0
+    par = d.sea_par
+    anchor = d.sea_anchor
+    for i in range(n):
+        if (i == 0 and held0) or (i == n - 1 and held1):
+            continue
+        j = 3 * i
+        if y[j + 2] >= par[BED_Z0] + par[BED_DZDX] * y[j] + par[BED_DZDY] * y[j + 1]:
+            anchor[i, 3] = 0.0  # lifted off (update_anchor's rule, without the geometry)
+            continue
+        for k in range(max(i - 1, 0), min(i + 2, n)):  # held ends: y holds their motion
+            _bed_node(k, y, n, False, False, d.motion, d.pos, d.vel)
+        tx, ty, tz, lc = contact_geometry(i, n, d.elem, d.pos)
+        update_anchor(par, d.sea_bed, d.sea_bed_axes, anchor, i, y[j], y[j + 1], y[j + 2],
+                      tx, ty, tz, lc, d.scal[DIAMETER])
+    return 0
 
 
 @kernel
@@ -1558,8 +1556,9 @@ class LumpedMass(NodeRows):
                            LEAN_FLUID if fluid else LEAN_VACUUM)
             self.rhs = rhs_lean_fluid if fluid else rhs_lean_vacuum
             self.enforce = enforce_lean
-            # the seabed's friction anchors after each step (lumped_mass.remesh)
-            self.remesh = remesh if par[BED] != 0.0 else no_remesh
+            # the seabed's friction anchors after each step (on a plane bed the lean pass)
+            self.remesh = (remesh_plane_bed if par[BED] == PLANE else
+                           remesh if par[BED] != 0.0 else no_remesh)
         if self.winch:
             self._start_winch(n)
         self._bending_mode: tuple[float, int, float] | None = None
