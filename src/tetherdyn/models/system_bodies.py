@@ -256,6 +256,8 @@ def _lump_end(d, b, r, force, M, F):
 def _bodies(t, y, dydt, d):
     """The free bodies' rates with the line end nodes lumped on them, and the rates of the
     line end nodes on every moving body (module docstring). Needs every line's rhs."""
+    if d.n_bodies == 0:
+        return  # (the views below are not built: a system of lines and points)
     ld0 = line_data(d.stack, d.soff, 0)
     sea = ld0.sea_par[SEA_ACTIVE] != 0.0
     M = d.pmass[d.n_points]  # a spare 3x3 (models/system.py's)
