@@ -53,6 +53,10 @@ CLI = "import sys; from tetherdyn.cli import main; sys.exit(main())"
 #: times do not, so "CPU overhead" = process CPU − integration CPU is the load-proof one
 CLI_TIMED = (
     "import sys, time\n"
+    # what cli.main does first in a real process, before numpy loads (one OpenBLAS thread,
+    # where the tree's cli has it): wrapping the driver below imports numpy earlier
+    "import tetherdyn.cli as C\n"
+    "getattr(C, '_one_blas_thread', lambda: None)()\n"
     "import tetherdyn.integrate as I\n"
     "drive = I._drive\n"
     "spent = [0.0]\n"
