@@ -905,13 +905,13 @@ def _format_validation_error(err: ValidationError) -> str:
     return "\n".join(msgs)
 
 
-
 def yaml_text(raw: dict) -> str:
     """``raw`` as YAML text, keys in their order: ``yaml.safe_dump``'s text, written by
     libyaml's emitter where PyYAML has it (the same text, ~4× faster than the Python
     emitter: every results file holds its case's text)."""
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
     return yaml.dump(raw, Dumper=dumper, sort_keys=False)
+
 
 def load_case(source: str | Path | dict | Case, *, base_dir: str | Path | None = None) -> Case:
     """Load and validate a case from a YAML file path, YAML text or a dict.

@@ -351,9 +351,7 @@ def _write_shape_case(eq, args: argparse.Namespace, load) -> None:
     """Write ``tetherdyn statics -o``'s case (the equilibrium as ``initial.points``), after
     checking with ``load`` (load_case or load_system) that it loads from where it is
     written."""
-    import yaml
-
-    from .case import CaseError
+    from .case import CaseError, yaml_text
 
     raw = eq.to_case_dict()
     out = Path(args.output)
@@ -364,7 +362,7 @@ def _write_shape_case(eq, args: argparse.Namespace, load) -> None:
                         f"(write it next to the case file): {exc}") from None
     out.write_text(f"# the static equilibrium of {Path(args.case).name} "
                    f"(tetherdyn statics: {eq.method}, residual {eq.residual:.3g} N)\n"
-                   + yaml.safe_dump(raw, sort_keys=False))
+                   + yaml_text(raw))
     print(f"wrote {out}")
 
 
@@ -572,9 +570,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 def _cmd_import(args: argparse.Namespace) -> int:
-    import yaml
-
-    from .case import CaseWarning
+    from .case import CaseWarning, yaml_text
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", CaseWarning)
@@ -586,7 +582,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
         print(f"warning: {w.message}", file=sys.stderr)
     out = Path(args.output)
     out.write_text(f"# imported from the MoorDyn deck {Path(args.case).name}\n"
-                   + yaml.safe_dump(case, sort_keys=False))
+                   + yaml_text(case))
     print(f"wrote {out}")
     return 0
 

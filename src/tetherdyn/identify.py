@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from .case import CaseError, load_case, set_key
+from .case import CaseError, load_case, set_key, yaml_text
 
 __all__ = ["Markers", "Parameter", "MarkerCost", "IdentifyResult", "identify", "read_markers",
            "parse_param", "check_key", "tether_points",
@@ -465,8 +465,6 @@ class IdentifyResult:
         """Write results.csv, results.nc, best.yaml, (refined) uncertainty.csv and
         (figures) landscape.png, snapshots.png and (refined) profile.png into ``folder``;
         returns the paths."""
-        import yaml
-
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         paths = [folder / "results.csv", folder / "results.nc", folder / "best.yaml"]
@@ -479,7 +477,7 @@ class IdentifyResult:
         paths[2].write_text(
             f"# identified by tetherdyn identify: J = {self.best_J:.6g} m^2\n"
             + "".join(f"# {k} = {v}\n" for k, v in self.best.items())
-            + yaml.safe_dump(self.best_case, sort_keys=False))
+            + yaml_text(self.best_case))
         if self.uncertainty is not None:
             paths.append(folder / "uncertainty.csv")
             self.uncertainty.table().to_csv(paths[-1], index=False)

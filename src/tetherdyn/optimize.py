@@ -32,7 +32,7 @@ import numpy as np
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .case import CaseError, _format_validation_error, _Loader, load_case
+from .case import CaseError, _format_validation_error, _Loader, load_case, yaml_text
 from .paths import write_trajectory_csv
 
 __all__ = [
@@ -673,7 +673,7 @@ def write_outputs(problem: Problem, result: OptimizeResult, out: Path) -> dict[s
     case = individual_case(problem, result.best_values, trajectory="best_trajectory.csv")
     case["name"] = f"{problem.data.name or 'optimised'}: best of GA ({_fmt(result.best_values)})"
     paths["case"] = out / "best_case.yaml"
-    paths["case"].write_text(yaml.safe_dump(case, sort_keys=False))
+    paths["case"].write_text(yaml_text(case))
     paths["individuals"] = out / "individuals.csv"
     _write_rows(result.individuals, paths["individuals"])
     paths["history"] = out / "history.csv"
